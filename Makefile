@@ -1,0 +1,64 @@
+# Rollbook: `make serve` and `make test` set everything up themselves on a fresh machine.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+CHROMIUM ?= /usr/bin/chromium
+HOST ?= 127.0.0.1:8000
+
+.PHONY: help setup build serve test test-engine test-pyodide test-site test-browser lint bench clean
+
+help:
+	@echo "make serve   build the site and serve it on http://$(HOST)"
+	@echo "make test    run the whole suite (engine, Pyodide, site, browser, workflows)"
+	@echo "make build   build the site into site/"
+	@echo "make bench   run the benchmarks (see benchmarks/README.md)"
+
+# --- set-up -------------------------------------------------------------------------------
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@# pyodide-lock >= 0.1.3 declares Python >= 3.12 but runs on 3.11; newer Pythons get pyodide-build too
+	$(PY) -m pip install --quiet --ignore-requires-python 'pyodide-lock[wheel]==0.2.1'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# Test-only wheels installed inside Pyodide by the Node harness (never fetched at test time).
+VENDOR := tests/pyodide/vendor
+$(VENDOR)/.installed: tests/pyodide/requirements.txt $(VENV)/.installed
+	rm -rf $(VENDOR) && mkdir -p $(VENDOR)
+	$(PY) -m pip download --quiet --only-binary=:all: --no-deps --dest $(VENDOR) -r tests/pyodide/requirements.txt
+	touch $@
+
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "Chromium is missing: run 'sudo apt-get install chromium' (the browser tests need it)"; exit 1; fi; \
+	fi
+
+setup: $(VENV)/.installed node_modules/.installed
+
+# --- site ---------------------------------------------------------------------------------
+build: setup
+	$(BIN)/mkdocs build --strict
+
+serve: setup
+	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
+
+# --- tests --------------------------------------------------------------------------------
+test: setup $(VENDOR)/.installed chromium build
+	$(BIN)/pytest -n 2 tests/engine tests/site tests/browser tests/test_repository.py
+	node tests/pyodide/run.mjs
+
+bench: setup build
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf site $(VENV) node_modules $(VENDOR) .pytest_cache .hypothesis dist build

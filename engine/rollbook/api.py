@@ -1,0 +1,78 @@
+"""The JSON facade the browser calls: one entry point, JSON in, JSON out, versioned.
+
+Request:  ``{"api": 1, "command": "opencore crit", "args": {"type": "slash", "roll": 95}}``
+Response: ``{"api": 1, "ok": true, "command": "opencore crit", "result": {...}}``
+or        ``{"api": 1, "ok": false, "command": ..., "error": {"kind": "input", "message": "..."}}``
+
+Command names and argument names are exactly those of the CLI (``--attack-roll`` is
+``attack_roll``). Only JSON crosses this boundary, so no Python object leaks into page code.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rollbook import commands
+from rollbook.errors import RollbookError
+
+API_VERSION = 1
+MAX_REQUEST_CHARS = 10_000  # a request is a few fields; anything larger is a mistake or abuse
+
+
+def call(request: dict[str, Any]) -> dict[str, Any]:
+    """Answer one request (already decoded). Never raises for bad input."""
+    name = request.get("command") if isinstance(request, dict) else None
+    try:
+        if not isinstance(request, dict):
+            raise RollbookError("a request must be a JSON object")
+        version = request.get("api", API_VERSION)
+        if version != API_VERSION:
+            raise RollbookError(f"this engine speaks API version {API_VERSION}, not {version!r}")
+        if not isinstance(name, str):
+            raise RollbookError('a request needs "command", e.g. {"command": "roll", "args": {"expression": "2d6"}}')
+        args = request.get("args", {})
+        if not isinstance(args, dict):
+            raise RollbookError('"args" must be a JSON object')
+        result = commands.run(name, args)
+    except RollbookError as error:
+        return _failure(name, error.kind, str(error))
+    return {"api": API_VERSION, "ok": True, "command": name, "result": result}
+
+
+def call_json(text: str) -> str:
+    """JSON text in, JSON text out: what the Web Worker passes through Pyodide."""
+    if len(text) > MAX_REQUEST_CHARS:
+        return dumps(_failure(None, "limit", f"a request is at most {MAX_REQUEST_CHARS:,} characters"))
+    try:
+        request = json.loads(text)
+    except ValueError as error:
+        return dumps(_failure(None, "input", f"the request is not valid JSON: {error}"))
+    return dumps(call(request))
+
+
+def _failure(name: str | None, kind: str, message: str) -> dict[str, Any]:
+    return {"api": API_VERSION, "ok": False, "command": name, "error": {"kind": kind, "message": message}}
+
+
+def dumps(data: Any) -> str:
+    """Canonical JSON: the same bytes on CPython and in Pyodide for the same answer."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def commands_schema() -> list[dict[str, Any]]:
+    """Every command with its parameters, for documentation and for the widgets."""
+    out = []
+    for cmd in commands.load_all().values():
+        out.append({
+            "command": cmd.name,
+            "summary": cmd.summary,
+            "random": cmd.random,
+            "params": [
+                {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many,
+                 "positional": p.positional, "default": p.default,
+                 "choices": list(p.choices) if p.choices else None, "help": p.help}
+                for p in cmd.params
+            ],
+        })
+    return sorted(out, key=lambda c: c["command"])

@@ -1,0 +1,92 @@
+"""The ``rollbook`` command line, generated from the command registry.
+
+``rollbook roll 4d6kh3 --seed 7 --json`` runs the same code, with the same field names, as the
+JSON request ``{"command": "roll", "args": {"expression": "4d6kh3", "seed": 7}}``.
+Bad input exits with status 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, NoReturn, Sequence
+
+from rollbook import __version__, api, commands
+from rollbook.errors import RollbookError
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr (the player needs the message)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rollbook", description="Dice and rules for OpenCore, Ogre CharacterCodex and Cyno's Role-Play.")
+    parser.add_argument("--version", action="version", version=f"rollbook {__version__}")
+    groups: dict[tuple[str, ...], argparse._SubParsersAction] = {(): parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)}
+    for cmd in sorted(commands.load_all().values(), key=lambda c: c.name):
+        *path, leaf = cmd.name.split()
+        for depth in range(1, len(path) + 1):  # "opencore crit" lives under a group "opencore"
+            prefix = tuple(path[:depth])
+            if prefix not in groups:
+                group = groups[prefix[:-1]].add_parser(prefix[-1], help=f"{prefix[-1]} rules")
+                groups[prefix] = group.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+                groups[prefix].required = True
+        sub = groups[tuple(path)].add_parser(leaf, help=cmd.summary, description=cmd.summary)
+        sub.set_defaults(_command=cmd.name)
+        for p in cmd.params:
+            _add_param(sub, p)
+        sub.add_argument("--seed", type=int, help="seed the dice: the same seed gives the same rolls everywhere")
+        sub.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
+    flag = "--" + p.name.replace("_", "-")
+    help_text = p.help or None
+    if p.kind is bool and not p.positional:
+        sub.add_argument(flag, dest=p.name, action="store_true", help=help_text)
+        return
+    kwargs: dict[str, Any] = {"type": p.kind, "help": help_text, "metavar": p.metavar}
+    if p.choices is not None:
+        kwargs["choices"] = p.choices
+        kwargs["metavar"] = "{" + ",".join(map(str, p.choices)) + "}"
+    if p.positional:
+        if p.many:
+            kwargs["nargs"] = "+" if p.required else "*"
+        elif not p.required:
+            kwargs["nargs"] = "?"
+        sub.add_argument(p.name, **kwargs)
+    else:
+        if p.many:
+            kwargs["action"] = "append"
+        sub.add_argument(flag, dest=p.name, required=p.required, **kwargs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    options = vars(parser.parse_args(argv))
+    name = options.pop("_command", None)
+    if name is None:
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    as_json = options.pop("json")
+    options.pop("command", None)
+    try:
+        result = commands.run(name, options)
+    except RollbookError as error:
+        print(f"rollbook {name}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(api.dumps(result) if as_json else render_text(result))
+    return 0
+
+
+def render_text(result: dict[str, Any]) -> str:
+    """Human output: the command's own ``text`` when it has one, else its fields, one a line."""
+    if isinstance(result.get("text"), str):
+        return result["text"]
+    return "\n".join(f"{key}: {value}" for key, value in result.items())

@@ -1,0 +1,188 @@
+"""The command registry: one list of commands that both faces of the engine serve.
+
+A command is a plain function decorated with :func:`command`. Its signature is its interface:
+
+* positional parameters become positional CLI arguments (``rollbook opencore crit TYPE ROLL``),
+* keyword-only parameters become ``--options`` (required when they have no default),
+* ``bool`` parameters become flags, ``list[...]`` parameters repeatable options,
+* ``Literal[...]`` parameters offer their choices,
+* a parameter called ``rng`` is not exposed: it receives the random source, built from the
+  ``seed`` every command accepts (cryptographic when no seed is given).
+
+The JSON facade (:mod:`rollbook.api`) and the CLI (:mod:`rollbook.cli`) both read this registry,
+so a field has the same name everywhere (``attack_roll`` in JSON is ``--attack-roll`` on the CLI).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+import typing
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable, Literal, get_args, get_origin
+
+from rollbook.errors import RollbookError
+
+Result = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Arg:
+    """Help text (and optionally a CLI metavar) for one parameter, given with ``Annotated``."""
+
+    help: str
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: type  # int, str, float or bool (the element type, for lists)
+    positional: bool
+    required: bool
+    default: Any
+    many: bool
+    choices: tuple[Any, ...] | None
+    help: str
+    metavar: str
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str  # words separated by spaces: "opencore crit"
+    summary: str
+    func: Callable[..., Result]
+    params: tuple[Param, ...]
+    random: bool  # takes an ``rng``
+
+
+REGISTRY: dict[str, Command] = {}
+
+# Each module registers its commands when imported; listed here so the registry is complete
+# whichever face (CLI, API, tests) loads first.
+_MODULES = ("dice", "opencore", "codex", "cyno")
+
+
+def command(name: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register ``func`` as the command ``name``; its docstring's first line is the summary."""
+
+    def register(func: Callable[..., Result]) -> Callable[..., Result]:
+        if name in REGISTRY:
+            raise ValueError(f"command {name!r} is registered twice")
+        params, takes_rng = _params_of(func)
+        summary = (inspect.getdoc(func) or name).splitlines()[0]
+        REGISTRY[name] = Command(name, summary, func, params, takes_rng)
+        return func
+
+    return register
+
+
+def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
+    hints = typing.get_type_hints(func, include_extras=True)
+    params: list[Param] = []
+    takes_rng = False
+    for p in inspect.signature(func).parameters.values():
+        if p.name == "rng":
+            takes_rng = True
+            continue
+        hint = hints[p.name]
+        arg = Arg(help="")
+        if get_origin(hint) is Annotated:
+            hint, *extras = get_args(hint)
+            arg = next((e for e in extras if isinstance(e, Arg)), arg)
+        optional = False
+        if get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+            members = [a for a in get_args(hint) if a is not type(None)]
+            optional = len(members) < len(get_args(hint))
+            hint = members[0]
+        many = get_origin(hint) is list
+        if many:
+            (hint,) = get_args(hint)
+        choices = None
+        if get_origin(hint) is Literal:
+            choices = get_args(hint)
+            hint = type(choices[0])
+        has_default = p.default is not inspect.Parameter.empty
+        params.append(
+            Param(
+                name=p.name,
+                kind=hint,
+                positional=p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                required=not has_default and not optional,
+                default=p.default if has_default else None,
+                many=many,
+                choices=choices,
+                help=arg.help,
+                metavar=arg.metavar or p.name.upper(),
+            )
+        )
+    return tuple(params), takes_rng
+
+
+def load_all() -> dict[str, Command]:
+    """Import every command module (idempotent) and return the registry."""
+    for module in _MODULES:
+        try:
+            importlib.import_module(f"rollbook.commands.{module}")
+        except ModuleNotFoundError as error:  # a rule set still being written
+            if error.name != f"rollbook.commands.{module}":
+                raise
+    return REGISTRY
+
+
+def make_rng(seed: int | None) -> random.Random:
+    """Seeded rolls reproduce on CPython and in Pyodide; unseeded ones are cryptographic."""
+    return random.SystemRandom() if seed is None else random.Random(seed)
+
+
+def run(name: str, args: dict[str, Any]) -> Result:
+    """Check ``args`` against the command's parameters, then call it. Raises RollbookError."""
+    commands = load_all()
+    cmd = commands.get(name)
+    if cmd is None:
+        known = ", ".join(sorted(commands))
+        raise RollbookError(f"unknown command {name!r}", hint=f"one of: {known}")
+    args = dict(args)
+    seed = args.pop("seed", None)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RollbookError(f"seed must be a whole number, not {seed!r}")
+    by_name = {p.name: p for p in cmd.params}
+    unknown = sorted(set(args) - set(by_name))
+    if unknown:
+        expected = ", ".join(sorted(by_name) + ["seed"])
+        raise RollbookError(f"unknown argument {unknown[0]!r} for {name!r}", hint=f"expected: {expected}")
+    kwargs: dict[str, Any] = {}
+    for p in cmd.params:
+        if p.name not in args or args[p.name] is None:
+            if p.required:
+                raise RollbookError(f"{name!r} needs {p.name!r}", hint=p.help or None)
+            continue
+        kwargs[p.name] = _checked(p, args[p.name])
+    if cmd.random:
+        kwargs["rng"] = make_rng(seed)
+    result = cmd.func(**kwargs)
+    if cmd.random and seed is not None:
+        result = {**result, "seed": seed}
+    return result
+
+
+def _checked(p: Param, value: Any) -> Any:
+    if p.many:
+        if not isinstance(value, list):
+            raise RollbookError(f"{p.name!r} must be a list, not {value!r}")
+        return [_checked_one(p, v) for v in value]
+    return _checked_one(p, value)
+
+
+def _checked_one(p: Param, value: Any) -> Any:
+    ok = isinstance(value, p.kind) and not (p.kind is not bool and isinstance(value, bool))
+    if p.kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value, ok = float(value), True
+    if not ok:
+        wanted = {int: "a whole number", str: "text", bool: "true or false", float: "a number"}
+        raise RollbookError(f"{p.name!r} must be {wanted.get(p.kind, p.kind.__name__)}, not {value!r}")
+    if p.choices is not None and value not in p.choices:
+        options = ", ".join(map(str, p.choices))
+        raise RollbookError(f"{p.name!r} cannot be {value!r}", hint=f"choose one of: {options}")
+    return value
