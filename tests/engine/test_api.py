@@ -1,0 +1,116 @@
+"""The command registry, the JSON facade and the CLI agree on names, fields and errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Annotated, Literal
+
+import pytest
+
+from rollbook import api, cli, commands
+from rollbook.commands import Arg, command
+
+
+@pytest.fixture
+def echo():
+    """A throwaway command exercising every kind of parameter the registry understands."""
+
+    @command("test echo")
+    def echo_command(
+        word: Annotated[Literal["slash", "burn"], Arg("a damage type", metavar="TYPE")],
+        count: int,
+        *,
+        bonus: int = 0,
+        label: str | None = None,
+        loud: bool = False,
+        tags: list[str] | None = None,
+        rng: random.Random,
+    ) -> dict:
+        """Echo the arguments back, with one die roll."""
+        return {"word": word, "count": count, "bonus": bonus, "label": label, "loud": loud,
+                "tags": tags, "die": rng.randint(1, 6), "text": f"{word} x{count}"}
+
+    yield "test echo"
+    del commands.REGISTRY["test echo"]
+
+
+def request(name: str, **args) -> dict:
+    return json.loads(api.call_json(json.dumps({"api": api.API_VERSION, "command": name, "args": args})))
+
+
+def test_api_and_cli_give_the_same_result(echo, capsys):
+    response = request(echo, word="slash", count=2, bonus=3, tags=["a", "b"], seed=11)
+    assert response["ok"] is True
+    assert cli.main(["test", "echo", "slash", "2", "--bonus", "3", "--tags", "a", "--tags", "b",
+                     "--seed", "11", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == response["result"]
+    assert response["result"]["seed"] == 11
+
+
+def test_seeded_commands_repeat_and_unseeded_ones_vary(echo):
+    assert request(echo, word="burn", count=1, seed=5) == request(echo, word="burn", count=1, seed=5)
+    dice = {request(echo, word="burn", count=1)["result"]["die"] for _ in range(60)}
+    assert len(dice) > 1
+    assert "seed" not in request(echo, word="burn", count=1)["result"]
+
+
+def test_cli_prints_the_text_field_without_json(echo, capsys):
+    assert cli.main(["test", "echo", "burn", "4"]) == 0
+    assert capsys.readouterr().out == "burn x4\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"word": "slush", "count": 1}, "'word' cannot be 'slush' (choose one of: slash, burn)"),
+        ({"word": "slash", "count": "2"}, "'count' must be a whole number, not '2'"),
+        ({"word": "slash", "count": True}, "'count' must be a whole number, not True"),
+        ({"word": "slash"}, "'test echo' needs 'count'"),
+        ({"word": "slash", "count": 1, "cuont": 1}, "unknown argument 'cuont' for 'test echo'"),
+        ({"word": "slash", "count": 1, "tags": "a"}, "'tags' must be a list, not 'a'"),
+        ({"word": "slash", "count": 1, "seed": 1.5}, "seed must be a whole number, not 1.5"),
+    ],
+)
+def test_bad_arguments_are_explained(echo, args, message):
+    response = request(echo, **args)
+    assert response["ok"] is False
+    assert response["error"]["kind"] == "input"
+    assert response["error"]["message"].startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1", "the request is not valid JSON"),
+        ("[]", "a request must be a JSON object"),
+        ('{"args": {}}', 'a request needs "command"'),
+        ('{"api": 99, "command": "roll"}', "this engine speaks API version 1, not 99"),
+        ('{"command": "no such thing"}', "unknown command 'no such thing'"),
+        ('{"command": "roll", "args": []}', '"args" must be a JSON object'),
+    ],
+)
+def test_bad_requests_are_answered_not_raised(text, message):
+    response = json.loads(api.call_json(text))
+    assert response["ok"] is False
+    assert response["error"]["message"].startswith(message)
+
+
+def test_oversized_requests_are_refused():
+    response = json.loads(api.call_json(" " * (api.MAX_REQUEST_CHARS + 1)))
+    assert response["error"]["kind"] == "limit"
+
+
+def test_cli_usage_errors_are_one_line_with_status_2(echo, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["test", "echo", "slush", "1"])
+    assert exit_info.value.code == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'slush'" in err
+
+
+def test_every_command_has_a_summary_and_documented_parameters():
+    for entry in api.commands_schema():
+        assert entry["summary"], entry["command"]
+        for param in entry["params"]:
+            assert param["help"], f"{entry['command']} --{param['name']} has no help text"
