@@ -1,0 +1,104 @@
+"""``rollbook codex ...``: the Ogre CharacterCodex rules as commands (CLI and JSON API alike)."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Annotated, Literal
+
+from rollbook.commands import Arg, Result, command
+from rollbook.errors import RollbookError
+from rollbook.systems import codex, parse_number
+
+
+def _ranks(ranks: tuple[codex.RankChance, ...]) -> list[Result]:
+    return [{"rank": r.rank, "chance": str(r.chance), "or_more": r.or_more} for r in ranks]
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.4g}%"
+
+
+@command("codex check")
+def check(
+    *,
+    modifier: Annotated[int, Arg("the skill modifier added to the d20")],
+    dc: Annotated[int, Arg("the Difficulty Class to equal or exceed")],
+    take: Annotated[Literal["10", "10+", "20"] | None, Arg("take 10, 10+ or 20 instead of a plain roll")] = None,
+    rolls: Annotated[list[int] | None, Arg("the d20s rolled, in order (repeat for open-ended dice); rolled when left out", metavar="D20")] = None,
+    automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
+    impossible_fails: Annotated[bool, Arg("GM option: fail without rolling when a 20 could not succeed (ruling codex-automatic-failure)")] = False,
+    rng: random.Random,
+) -> Result:
+    """A skill check: d20 (open-ended 1s and 20s) + modifier vs DC, with the exact chance of every outcome."""
+    if take is not None and take not in codex.TAKES:
+        raise RollbookError(f"cannot take {take!r}", hint="take 10, 10+ or 20")
+    dice = tuple(rolls) if rolls else ()
+    if not dice and not automatic and not (impossible_fails and codex.impossible_on_20(modifier, dc)):
+        dice = codex.roll_dice(rng, take)
+    result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails)
+    odds = result.chances
+    if result.automatic:
+        text = f"Automatic {result.automatic} (modifier {modifier:+d} vs DC {dc})"
+    else:
+        how = f"take {take}" if take in ("10", "20") else f"d20 {', '.join(map(str, result.dice))}"
+        if take == "10+" and result.dice[0] < codex.TAKE_10_FLOOR:
+            how += f" (take 10+: counts as {codex.TAKE_10_FLOOR})"
+        outcome = "success" if result.success else "failure"
+        if result.success_rank >= codex.TOTAL_SUCCESS_RANK:
+            outcome = f"total success, rank {result.success_rank}"
+        elif result.failure_rank:
+            outcome = f"total failure, rank {result.failure_rank}"
+        text = f"{how} {modifier:+d} = {result.total} vs DC {dc}: {outcome}"
+    text += f" (chance of success {odds.success} = {_percent(odds.success)})"
+    if result.impossible_on_20 and not result.automatic:
+        text += "; a natural 20 alone could not succeed: the GM may rule automatic failure"
+    return {
+        "modifier": modifier, "dc": dc, "take": take, "dice": list(result.dice), "total": result.total,
+        "success": result.success, "automatic": result.automatic, "impossible_on_20": result.impossible_on_20,
+        "total_success": result.success_rank >= codex.TOTAL_SUCCESS_RANK, "success_rank": result.success_rank,
+        "total_failure": result.failure_rank > 0, "failure_rank": result.failure_rank,
+        "chance": str(odds.success),
+        "chances": {"success": str(odds.success), "total_success": str(odds.total_success),
+                    "total_failure": str(odds.total_failure), "success_ranks": _ranks(odds.success_ranks),
+                    "failure_ranks": _ranks(odds.failure_ranks), "method": "exact (closed form, no truncation)"},
+        "text": text,
+    }
+
+
+@command("codex dc")
+def dc(complexity: Annotated[str, Arg("e.g. tough, 'nearly impossible'", metavar="COMPLEXITY")]) -> Result:
+    """The guideline DC for a task's complexity."""
+    value = codex.dc_for(complexity)
+    return {"complexity": complexity, "dc": value, "text": f"{complexity.strip().capitalize()}: DC {value}"}
+
+
+@command("codex round")
+def round_(
+    value: Annotated[str, Arg("a number or fraction, e.g. 7/2 or 3.5", metavar="VALUE")],
+    *,
+    damage: Annotated[bool, Arg("a damage roll: the result is at least 1")] = False,
+) -> Result:
+    """Round a fraction down, even one-half or larger (damage has a minimum of 1)."""
+    exact = parse_number(value, "the value")
+    result = codex.round_down(exact, minimum=1 if damage else None)
+    return {"value": str(exact), "result": result, "text": f"{value} rounds down to {result}"}
+
+
+@command("codex multiply")
+def multiply(
+    *,
+    by: Annotated[list[str], Arg("a multiplier (repeat for each), e.g. --by 2 --by 2", metavar="MULTIPLIER")],
+    value: Annotated[str | None, Arg("the number multiplied (rounded down)")] = None,
+    real_world: Annotated[bool, Arg("a real-world value (weight, distance): multiply normally")] = False,
+) -> Result:
+    """Combine multipliers: x2 and x2 make x3 (each extra adds 1 less); real-world values multiply normally."""
+    factors = [parse_number(m, "the multiplier") for m in by]
+    combined = codex.combine_multipliers(factors, real_world=real_world)
+    out: Result = {"multipliers": [str(f) for f in factors], "real_world": real_world, "multiplier": str(combined),
+                   "result": None}
+    text = f"{' and '.join('x' + str(f) for f in factors)} make x{combined}"
+    if value is not None:
+        out["result"] = codex.round_down(parse_number(value, "the value") * combined)
+        text += f": {value} becomes {out['result']}"
+    return {**out, "text": text}

@@ -1,0 +1,214 @@
+"""``rollbook cyno ...``: Cyno's Role-Play rules as commands (CLI and JSON API alike)."""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated
+
+from rollbook.commands import Arg, Result, command
+from rollbook.errors import RollbookError
+from rollbook.systems import check_range, cyno, parse_number, roll_total
+
+Level = Annotated[str, Arg("damage-rating level by prefix symbol: '', da, h, k, k+1, M, ... (m is milli, M mega)", metavar="LEVEL")]
+
+
+@command("cyno initiative")
+def initiative(
+    *,
+    combatants: Annotated[int, Arg("player and non-player characters together")],
+    reflex: Annotated[list[int] | None, Arg("roll for a character with this reflex (repeat per character)", metavar="REFLEX")] = None,
+    rng: random.Random,
+) -> Result:
+    """The initiative die (more sides than the combatants); with --reflex, roll each character's initiative."""
+    sides = cyno.initiative_die(combatants)
+    out: Result = {"combatants": combatants, "die": sides, "order": []}
+    text = f"{combatants} combatants roll 1D{sides}"
+    if reflex:
+        if len(reflex) > combatants:
+            raise RollbookError(f"{len(reflex)} reflex scores for {combatants} combatants")
+        _, order = cyno.roll_initiative(reflex, rng, combatants=combatants)
+        out["order"] = [{"character": r.character + 1, "reflex": reflex[r.character], "rolls": list(r.rolls),
+                         "bonus": r.bonus, "total": r.total} for r in order]
+        text += "\n" + "\n".join(
+            f"{n}. character {r.character + 1}: {r.rolls[0]} {r.bonus:+d} = {r.total}"
+            + (f" (tie-break rolls {', '.join(map(str, r.rolls[1:]))})" if len(r.rolls) > 1 else "")
+            for n, r in enumerate(order, 1))
+    return {**out, "text": text}
+
+
+@command("cyno hold-back")
+def hold_back(
+    *,
+    stress: Annotated[int, Arg("the stress attribute of the character holding back")],
+    other_stress: Annotated[int, Arg("the stress attribute of the other character")],
+    roll: Annotated[int | None, Arg("the first character's d20 (rolled when left out)")] = None,
+    other_roll: Annotated[int | None, Arg("the other character's d20 (rolled when left out)")] = None,
+    rng: random.Random,
+) -> Result:
+    """Two characters both holding back: d20 + stress bonus each; the higher moves after the other."""
+    rolls = [(roll_total("1d20", rng) if roll is None else roll,
+              roll_total("1d20", rng) if other_roll is None else other_roll)]
+    while (winner := cyno.hold_back_winner(rolls[-1][0], stress, rolls[-1][1], other_stress)) is None:
+        rolls.append((roll_total("1d20", rng), roll_total("1d20", rng)))
+    bonus, other_bonus = cyno.stress_modifier(stress), cyno.stress_modifier(other_stress)
+    shown = ", then ".join(f"{a}{bonus:+d} vs {b}{other_bonus:+d}" for a, b in rolls)
+    later = "first character" if winner == "first" else "other character"
+    return {"rolls": [list(pair) for pair in rolls], "bonus": bonus, "other_bonus": other_bonus,
+            "moves_last": winner, "text": f"Holding back {shown}: the {later} waits longer and moves after"}
+
+
+@command("cyno surprise")
+def surprise(
+    roll: Annotated[int | None, Arg("the GM's 1D6 (rolled when left out)")] = None,
+    *,
+    rng: random.Random,
+) -> Result:
+    """The Surprise Chart: is this character surprised?"""
+    result = cyno.surprise(roll_total("1d6", rng) if roll is None else roll)
+    return {"roll": result.roll, "surprised": result.surprised, "misses_turn": result.misses_turn,
+            "loses_initiative": result.loses_initiative, "result": result.result,
+            "text": f"Surprise {result.roll}: {result.result}"}
+
+
+@command("cyno strike")
+def strike(
+    *,
+    roll: Annotated[int | None, Arg("the 1D20 strike roll (rolled when left out)")] = None,
+    coordination: Annotated[int | None, Arg("the attacker's coordination")] = None,
+    skill: Annotated[int | None, Arg("the weaponry skill in percent (one chart line applies)")] = None,
+    condition: Annotated[list[str] | None, Arg("a chart condition (repeat): large-target, short-range, quarter-cover, half-cover, three-quarters-cover, small-target, moving-vehicle, moving-slowly, moving-quickly, target-moving-slowly, target-moving-quickly", metavar="CONDITION")] = None,
+    damage_lost: Annotated[int, Arg("damage points the attacker has lost (-1 per 5)")] = 0,
+    aim: Annotated[int, Arg("actions spent aiming (+1 each)")] = 0,
+    rocket: Annotated[bool, Arg("firing an unguided rocket (-2)")] = False,
+    missile: Annotated[bool, Arg("a guided missile volley: no bonuses or penalties apply")] = False,
+    damage: Annotated[int | None, Arg("the weapon's damage roll, doubled on a critical")] = None,
+    location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against --skill (rolled when left out)")] = None,
+    rng: random.Random,
+) -> Result:
+    """Roll to strike: 1D20 + bonuses - penalties; 5 or lower misses, 20 hits, above 10 hits, 19-20 critical."""
+    if missile and (coordination is not None or skill is not None or condition or damage_lost or aim or rocket):
+        raise RollbookError("a missile's strike takes no bonuses or penalties (ruling cyno-missile-modifiers)",
+                            hint="leave out everything but --roll and --damage")
+    modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
+                                      damage_lost=damage_lost, aim_actions=aim, rocket=rocket)
+    die = roll_total("1d20", rng) if roll is None else roll
+    result = cyno.strike(die, modifiers)
+    dealt = None
+    if damage is not None:
+        if damage < 0:
+            raise RollbookError(f"damage cannot be negative ({damage})")
+        dealt = (cyno.critical_damage(damage) if result.critical else damage) if result.hit else 0
+    exact = None
+    if aim and result.hit:  # an aimed hit strikes a chosen location: exactly, or close
+        if skill is None:
+            raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="add --skill")
+        location = roll_total("1d100", rng) if location_roll is None else location_roll
+        exact = cyno.exact_location(skill, location)
+    elif location_roll is not None:
+        raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
+    parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in result.modifiers)
+    verdict = ("critical hit" if result.critical else "hit") if result.hit else "miss"
+    text = f"Strike {result.roll}{' ' + parts if parts else ''} = {result.total}: {verdict} ({result.reason})"
+    if dealt is not None:
+        text += f"; damage {dealt}"
+    if exact is not None:
+        text += "; exactly on the aimed location" if exact else "; close to the aimed location, not exact"
+    return {"roll": result.roll, "modifiers": [{"source": m.source, "modifier": m.modifier} for m in result.modifiers],
+            "total": result.total, "hit": result.hit, "critical": result.critical, "automatic": result.automatic,
+            "reason": result.reason, "damage": dealt, "exact_location": exact, "text": text}
+
+
+def _defense_json(result: cyno.Defense) -> Result:
+    verdict = "succeeds" if result.success else "fails"
+    return {"action": result.action, "success": result.success, "actions_spent": result.actions_spent,
+            "roll": result.roll, "modifier": result.modifier, "total": result.total,
+            "percentile": result.percentile, "reason": result.reason,
+            "text": f"{result.action.capitalize()} {verdict}: {result.reason} ({result.actions_spent} action"
+                    f"{'' if result.actions_spent == 1 else 's'})"}
+
+
+@command("cyno dodge")
+def dodge(
+    *,
+    strike: Annotated[int, Arg("the strike roll's final result to equal or beat")],
+    reflex: Annotated[int | None, Arg("the defender's reflex (+1 per 3 over 12, -1 per 2 under 9)")] = None,
+    bonus: Annotated[int, Arg("any other bonus or penalty")] = 0,
+    roll: Annotated[int | None, Arg("the d20 (rolled when left out)")] = None,
+    blind: Annotated[bool, Arg("a blind dodge: first 50 or under on a percentage roll")] = False,
+    blind_roll: Annotated[int | None, Arg("the blind dodge's percentage roll (rolled when left out)")] = None,
+    volley: Annotated[int | None, Arg("dodging a missile volley of this many missiles")] = None,
+    rng: random.Random,
+) -> Result:
+    """Dodge a hand-to-hand attack or a missile volley: 1d20 + reflex modifier, at least the strike's result."""
+    if blind_roll is not None and not blind:
+        raise RollbookError("--blind-roll is for a blind dodge", hint="add --blind")
+    if volley is not None:
+        check_range("the volley", volley, 1, 10**6)
+    percentile = (roll_total("1d100", rng) if blind_roll is None else blind_roll) if blind else None
+    need_roll = not (volley is not None and volley >= cyno.UNDODGEABLE_VOLLEY) and not (
+        percentile is not None and percentile > cyno.BLIND_DODGE_AT_OR_BELOW)
+    die = roll if roll is not None or not need_roll else roll_total("1d20", rng)
+    result = cyno.dodge(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus, volley=volley,
+                        blind_roll=percentile)
+    return _defense_json(result)
+
+
+@command("cyno parry")
+def parry(
+    *,
+    strike: Annotated[int, Arg("the strike roll's final result to equal or beat")],
+    reflex: Annotated[int | None, Arg("the defender's reflex, for a parry rolled like a dodge")] = None,
+    bonus: Annotated[int, Arg("any other bonus or penalty")] = 0,
+    roll: Annotated[int | None, Arg("the d20 (rolled when left out)")] = None,
+    skill: Annotated[int | None, Arg("the defender's hand-to-hand combat skill in percent")] = None,
+    skill_roll: Annotated[int | None, Arg("the percentage roll against that skill (rolled when left out)")] = None,
+    rng: random.Random,
+) -> Result:
+    """Parry with a weapon or limb: like a dodge, or with hand-to-hand skill a percentage roll that costs no action."""
+    if skill_roll is not None and skill is None:
+        raise RollbookError("--skill-roll needs the hand-to-hand --skill")
+    percentile = None
+    die = None
+    if skill is not None:
+        percentile = roll_total("1d100", rng) if skill_roll is None else skill_roll
+    else:
+        die = roll_total("1d20", rng) if roll is None else roll
+    result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
+                        hand_to_hand_skill=skill, skill_roll=percentile)
+    return _defense_json(result)
+
+
+@command("cyno damage")
+def damage(
+    amount: Annotated[int, Arg("damage points rolled, in the weapon's units", metavar="AMOUNT")],
+    *,
+    weapon_level: Level,
+    target_level: Level,
+    static: Annotated[bool, Arg("static damage points (SDP): unchanged against targets at or below the weapon's level")] = False,
+    critical: Annotated[bool, Arg("a critical strike: double damage")] = False,
+) -> Result:
+    """Damage rating: what a weapon's damage does to a target of another level, in the target's units."""
+    result = cyno.damage_to(amount, cyno.parse_level(weapon_level), cyno.parse_level(target_level),
+                            static=static, critical=critical)
+    unit = cyno.level_symbol(result.target_level) + "DP"
+    return {"amount": result.amount, "weapon_level": cyno.level_symbol(result.weapon_level),
+            "target_level": cyno.level_symbol(result.target_level), "static": static, "critical": critical,
+            "exact": cyno.format_decimal(result.exact), "damage": result.damage, "unit": unit,
+            "reason": result.reason, "text": f"{result.damage} {unit} ({result.reason})"}
+
+
+@command("cyno convert")
+def convert(
+    amount: Annotated[str, Arg("damage points, e.g. 5 or 2.5", metavar="AMOUNT")],
+    *,
+    from_level: Level,
+    to_level: Level,
+) -> Result:
+    """Convert damage points between levels: move the decimal point one place per level."""
+    value = parse_number(amount, "the amount", fractions=False)
+    source, target = cyno.parse_level(from_level), cyno.parse_level(to_level)
+    exact = cyno.convert(value, source, target)
+    shown = cyno.format_decimal(exact)
+    return {"amount": amount, "from_level": cyno.level_symbol(source), "to_level": cyno.level_symbol(target),
+            "result": shown,
+            "text": f"{amount} {cyno.level_symbol(source)}DP = {shown} {cyno.level_symbol(target)}DP"}

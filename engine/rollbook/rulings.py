@@ -1,0 +1,65 @@
+"""Rollbook's rulings: the named readings of ambiguous rules, loaded from ``data/rulings.toml``.
+
+The engine cites a ruling by id wherever it implements one; the site shows each ruling next to
+its rule and on the Rulings page.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass, fields
+from importlib import resources
+
+from rollbook.errors import RollbookError
+from rollbook.tables import RULE_SETS, TableDataError
+
+_ID = re.compile(r"^(opencore|codex|cyno)-[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    id: str  # kebab-case, prefixed by its rule set: "opencore-composite-rounding"
+    title: str
+    rule_set: str  # "opencore" | "codex" | "cyno"
+    rule: str  # which rule of the seed it concerns
+    question: str  # the ambiguity
+    reading: str  # what Rollbook does
+    why: str
+    alternative: str | None = None
+    option: str | None = None  # engine option that selects the alternative, "name=value"
+
+
+@functools.cache
+def _rulings() -> dict[str, Ruling]:
+    text = (resources.files("rollbook") / "data" / "rulings.toml").read_text(encoding="utf-8")
+    known = {f.name for f in fields(Ruling)}
+    out: dict[str, Ruling] = {}
+    for entry in tomllib.loads(text)["ruling"]:
+        unknown = set(entry) - known
+        if unknown:
+            raise TableDataError(f"ruling {entry.get('id')!r}: unknown fields {sorted(unknown)}")
+        ruling = Ruling(**entry)
+        if not _ID.match(ruling.id) or not ruling.id.startswith(ruling.rule_set + "-"):
+            raise TableDataError(f"ruling id {ruling.id!r} must be kebab-case and start with its rule set")
+        if ruling.rule_set not in RULE_SETS:
+            raise TableDataError(f"ruling {ruling.id!r}: unknown rule set {ruling.rule_set!r}")
+        if ruling.id in out:
+            raise TableDataError(f"ruling {ruling.id!r} is defined twice")
+        out[ruling.id] = ruling
+    return out
+
+
+def all_rulings() -> list[Ruling]:
+    """Every ruling, grouped by rule set (OpenCore, CharacterCodex, Cyno) in file order."""
+    rulings = list(_rulings().values())
+    return sorted(rulings, key=lambda r: RULE_SETS.index(r.rule_set))
+
+
+def get(ruling_id: str) -> Ruling:
+    """The ruling ``ruling_id``; a RollbookError naming the known ids otherwise."""
+    rulings = _rulings()
+    if ruling_id not in rulings:
+        raise RollbookError(f"there is no ruling {ruling_id!r}", hint="one of: " + ", ".join(rulings))
+    return rulings[ruling_id]

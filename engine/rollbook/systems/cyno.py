@@ -1,0 +1,431 @@
+"""Cyno's Role-Play (seed 003): initiative, holding back, surprise, the strike roll, dodging,
+parrying, missiles and the metric damage rating.
+
+Dice results are arguments; the commands roll the missing ones.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Literal, Sequence
+
+from rollbook import tables
+from rollbook.errors import LimitError, RollbookError
+from rollbook.systems import check_range, roll_total
+
+# Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
+BONUS_ABOVE, PENALTY_BELOW, PENALTY_STEP = 12, 9, 2
+INITIATIVE_STEP, DODGE_STEP = 2, 3  # ruling cyno-reflex-steps
+STRIKE_DIE = 20
+AUTOMATIC_MISS_AT_OR_BELOW = 5  # "If the roll is 5 or lower, it is an automatic miss."
+AUTOMATIC_HIT_ON = 20
+CRITICAL_FROM = 19  # "Critical hit applies when rolling a 19 or a 20."
+HIT_ABOVE = 10  # "If the final result is higher than 10, then the attacker has hit the target."
+ROCKET_PENALTY = -2
+UNDODGEABLE_VOLLEY = 5  # volleys of five or more missiles cannot be dodged
+BLIND_DODGE_AT_OR_BELOW = 50
+CRITICAL_DAMAGE_MULTIPLIER = 2
+MAX_COMBATANTS = 10**6  # a larger party is a typo, and a d10^7 is no die
+
+
+# --- attribute bonuses --------------------------------------------------------------------------
+
+
+def attribute_bonus(value: int, step_above: int = PENALTY_STEP) -> int:
+    """+1 per full ``step_above`` points above 12, -1 per full 2 points below 9, else 0."""
+    if value < 0:
+        raise RollbookError(f"an attribute cannot be negative ({value})")
+    if value > BONUS_ABOVE:
+        return (value - BONUS_ABOVE) // step_above
+    if value < PENALTY_BELOW:
+        return -((PENALTY_BELOW - value) // PENALTY_STEP)
+    return 0
+
+
+def coordination_modifier(coordination: int) -> int:
+    return attribute_bonus(coordination)
+
+
+def dodge_modifier(reflex: int) -> int:
+    """+1 per 3 points of reflex over 12, -1 per 2 under 9 (ruling cyno-reflex-steps)."""
+    return attribute_bonus(reflex, DODGE_STEP)
+
+
+def stress_modifier(stress: int) -> int:
+    return attribute_bonus(stress)
+
+
+# --- initiative ---------------------------------------------------------------------------------
+
+
+def standard_dice() -> tuple[int, ...]:
+    return tuple(tables.get("cyno.initiative").settings["dice"])
+
+
+def initiative_die(combatants: int) -> int:
+    """Sides of the smallest standard die with more sides than the combatants (ruling
+    cyno-initiative-die): four PCs and two NPCs roll 1D8; 100 or more roll d1000, d10000, ..."""
+    if combatants < 1:
+        raise RollbookError(f"initiative needs at least one combatant, not {combatants}")
+    if combatants > MAX_COMBATANTS:
+        raise LimitError(f"at most {MAX_COMBATANTS:,} combatants")
+    for sides in standard_dice():
+        if sides > combatants:
+            return sides
+    sides = standard_dice()[-1]
+    while sides <= combatants:
+        sides *= 10
+    return sides
+
+
+def initiative_bonus(reflex: int, sides: int) -> int:
+    """The reflex bonus applies on a d20, d30 or any die with more sides."""
+    if sides < tables.get("cyno.initiative").settings["reflex_bonus_from"]:
+        return 0
+    return attribute_bonus(reflex, INITIATIVE_STEP)
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    character: int  # position in the list given
+    rolls: tuple[int, ...]  # the first roll, then any tie-break rolls
+    bonus: int
+    total: int  # first roll + bonus
+
+
+def roll_initiative(reflexes: Sequence[int | None], rng: random.Random, *, combatants: int | None = None
+                    ) -> tuple[int, tuple[InitiativeRoll, ...]]:
+    """Roll initiative for each character (reflex None = no bonus), highest first.
+
+    Ties are broken by separate rolls among the tied characters (ruling cyno-initiative-ties).
+    Returns the die's sides and the characters in acting order.
+    """
+    sides = initiative_die(combatants if combatants is not None else len(reflexes))
+    bonuses = [0 if r is None else initiative_bonus(r, sides) for r in reflexes]
+    rolls: dict[int, list[int]] = {i: [] for i in range(len(reflexes))}
+
+    def order(group: list[int]) -> list[int]:
+        if len(group) <= 1:
+            return group
+        scores: dict[int, int] = {}
+        for i in group:
+            value = roll_total(f"1d{sides}", rng)
+            rolls[i].append(value)
+            scores[i] = value + bonuses[i]
+        ranked: list[int] = []
+        for score in sorted(set(scores.values()), reverse=True):
+            ranked += order([i for i in group if scores[i] == score])
+        return ranked
+
+    acting = order(list(range(len(reflexes)))) if len(reflexes) > 1 else list(range(len(reflexes)))
+    if len(reflexes) == 1:
+        rolls[0].append(roll_total(f"1d{sides}", rng))
+    return sides, tuple(
+        InitiativeRoll(i, tuple(rolls[i]), bonuses[i], rolls[i][0] + bonuses[i]) for i in acting
+    )
+
+
+def hold_back_winner(first_roll: int, first_stress: int, second_roll: int, second_stress: int
+                     ) -> Literal["first", "second"] | None:
+    """Both roll 1d20 + stress bonus; the higher result waits longer and moves after the other.
+    None on a tie: roll again (ruling cyno-initiative-ties)."""
+    check_range("the first d20", first_roll, 1, 20)
+    check_range("the second d20", second_roll, 1, 20)
+    first = first_roll + stress_modifier(first_stress)
+    second = second_roll + stress_modifier(second_stress)
+    if first == second:
+        return None
+    return "first" if first > second else "second"
+
+
+@dataclass(frozen=True)
+class Surprise:
+    roll: int
+    surprised: bool
+    misses_turn: bool
+    loses_initiative: bool
+    result: str
+
+
+def surprise(roll: int) -> Surprise:
+    """The Surprise Chart for the GM's 1D6."""
+    check_range("the surprise roll", roll, 1, 6)
+    row = tables.lookup("cyno.surprise", roll)
+    return Surprise(roll, row["surprised"], row.get("misses_turn", False), row.get("loses_initiative", False),
+                    row["result"])
+
+
+# --- the strike roll ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrikeModifier:
+    source: str  # what the reader sees: the chart line or the rule
+    modifier: int
+
+
+def condition_rows() -> dict[str, tables.Row]:
+    """Every selectable chart line by id (large-target, half-cover, ...)."""
+    rows: dict[str, tables.Row] = {}
+    for name in ("cyno.strike.bonuses", "cyno.strike.penalties"):
+        rows.update({row["id"]: row for row in tables.get(name).rows if "id" in row})
+    return rows
+
+
+def weaponry_skill_line(skill: int) -> tables.Row:
+    """The one chart line a weaponry skill falls in (ruling cyno-weaponry-skill-band)."""
+    check_range("the weaponry skill", skill, 0, 100, hint="a percentage")
+    below = [r for r in tables.get("cyno.strike.penalties").rows if "skill_below" in r and skill < r["skill_below"]]
+    if below:
+        return min(below, key=lambda r: r["skill_below"])
+    return next(r for r in tables.get("cyno.strike.bonuses").rows
+                if "skill_low" in r and r["skill_low"] <= skill <= r["skill_high"])
+
+
+def damage_lost_line() -> tables.Row:
+    return next(r for r in tables.get("cyno.strike.penalties").rows if "per_damage_lost" in r)
+
+
+def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | None = None,
+                     conditions: Iterable[str] = (), damage_lost: int = 0, aim_actions: int = 0,
+                     rocket: bool = False) -> tuple[StrikeModifier, ...]:
+    """Every bonus and penalty that applies to a strike, each with its source."""
+    out: list[StrikeModifier] = []
+    if coordination is not None:
+        out.append(StrikeModifier(f"coordination {coordination}", coordination_modifier(coordination)))
+    if weaponry_skill is not None:
+        line = weaponry_skill_line(weaponry_skill)
+        out.append(StrikeModifier(tables.strike_condition(line), line["modifier"]))
+    known = condition_rows()
+    groups: dict[str, str] = {}
+    for condition in dict.fromkeys(conditions):
+        if condition not in known:
+            raise RollbookError(f"unknown strike condition {condition!r}", hint="one of: " + ", ".join(known))
+        row = known[condition]
+        if "group" in row:
+            if row["group"] in groups:
+                raise RollbookError(f"{groups[row['group']]!r} and {condition!r} cannot both apply",
+                                    hint=f"choose one {row['group']} line (ruling cyno-exclusive-conditions)")
+            groups[row["group"]] = condition
+        out.append(StrikeModifier(row["condition"], row["modifier"]))
+    if damage_lost < 0:
+        raise RollbookError(f"damage lost cannot be negative ({damage_lost})")
+    line = damage_lost_line()
+    steps = damage_lost // line["per_damage_lost"]
+    if steps:
+        out.append(StrikeModifier(f"{damage_lost} damage points lost", line["modifier"] * steps))
+    if aim_actions < 0:
+        raise RollbookError(f"aiming actions cannot be negative ({aim_actions})")
+    if aim_actions:
+        out.append(StrikeModifier(f"aimed for {aim_actions} action{'s' if aim_actions > 1 else ''}", aim_actions))
+    if rocket:
+        out.append(StrikeModifier("rocket", ROCKET_PENALTY))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Strike:
+    roll: int
+    modifiers: tuple[StrikeModifier, ...]
+    total: int
+    hit: bool
+    critical: bool
+    automatic: Literal["miss", "hit"] | None
+    reason: str
+
+
+def strike(roll: int, modifiers: Sequence[StrikeModifier] = ()) -> Strike:
+    """1D20 + modifiers: 5 or lower misses, 20 hits, otherwise a hit above 10; a natural 19 or 20
+    that hits is critical (ruling cyno-critical-needs-hit)."""
+    check_range("the strike roll", roll, 1, STRIKE_DIE)
+    total = roll + sum(m.modifier for m in modifiers)
+    automatic: Literal["miss", "hit"] | None = None
+    if roll <= AUTOMATIC_MISS_AT_OR_BELOW:
+        hit, automatic, reason = False, "miss", f"a natural {roll} is an automatic miss"
+    elif roll == AUTOMATIC_HIT_ON:
+        hit, automatic, reason = True, "hit", "a natural 20 is an automatic hit"
+    else:
+        hit = total > HIT_ABOVE
+        reason = f"{total} is {'' if hit else 'not '}higher than {HIT_ABOVE}"
+    return Strike(roll, tuple(modifiers), total, hit, hit and roll >= CRITICAL_FROM, automatic, reason)
+
+
+def exact_location(weaponry_skill: int, roll: int) -> bool:
+    """An aimed hit lands exactly where aimed when a percentage roll is at or under the weapon
+    skill; otherwise it is close, but not exact."""
+    check_range("the weaponry skill", weaponry_skill, 0, 100, hint="a percentage")
+    check_range("the aiming percentage roll", roll, 1, 100)
+    return roll <= weaponry_skill
+
+
+def critical_damage(damage: int) -> int:
+    """A critical strike does double damage."""
+    return damage * CRITICAL_DAMAGE_MULTIPLIER
+
+
+# --- dodging and parrying -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Defense:
+    action: Literal["dodge", "blind dodge", "parry"]
+    success: bool
+    actions_spent: int
+    roll: int | None  # the d20, when one was rolled
+    modifier: int
+    total: int | None
+    percentile: int | None  # blind dodge or skilled parry roll
+    reason: str
+
+
+def _dodge_roll(strike_total: int, roll: int, reflex: int, bonus: int) -> tuple[bool, int, int]:
+    check_range("the dodge roll", roll, 1, 20)
+    modifier = dodge_modifier(reflex) + bonus
+    return roll + modifier >= strike_total, modifier, roll + modifier
+
+
+def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, volley: int | None = None,
+          blind_roll: int | None = None) -> Defense:
+    """Dodge: 1d20 + reflex modifier + bonus, at least the strike's result. A volley of five or
+    more missiles cannot be dodged; a blind dodge first needs 50 or under on a percentage roll."""
+    action: Literal["dodge", "blind dodge"] = "blind dodge" if blind_roll is not None else "dodge"
+    if volley is not None and volley >= UNDODGEABLE_VOLLEY:
+        return Defense(action, False, 1, None, 0, None, None,
+                       f"a volley of {volley} missiles cannot be dodged (five or more)")
+    if blind_roll is not None:
+        check_range("the blind-dodge roll", blind_roll, 1, 100)
+        if blind_roll > BLIND_DODGE_AT_OR_BELOW:
+            return Defense(action, False, 1, None, 0, None, blind_roll,
+                           f"blind dodge: {blind_roll} is over {BLIND_DODGE_AT_OR_BELOW}")
+    if roll is None:
+        raise RollbookError("a dodge needs its d20 roll")
+    success, modifier, total = _dodge_roll(strike_total, roll, reflex, bonus)
+    verdict = "at least" if success else "below"
+    blind = f"blind roll {blind_roll} is {BLIND_DODGE_AT_OR_BELOW} or under; " if blind_roll is not None else ""
+    return Defense(action, success, 1, roll, modifier, total, blind_roll,
+                   f"{blind}{total} is {verdict} the strike's {strike_total}")
+
+
+def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, hand_to_hand_skill: int | None = None,
+          skill_roll: int | None = None) -> Defense:
+    """Parry: with hand-to-hand skill a percentage roll at or under the skill blocks and costs no
+    action (ruling cyno-parry-with-skill); without it, roll like a dodge, costing an action."""
+    if hand_to_hand_skill is not None:
+        check_range("the hand-to-hand skill", hand_to_hand_skill, 0, 100, hint="a percentage")
+        if skill_roll is None:
+            raise RollbookError("a skilled parry needs its percentage roll")
+        check_range("the parry's percentage roll", skill_roll, 1, 100)
+        success = skill_roll <= hand_to_hand_skill
+        verdict = "at or under" if success else "over"
+        return Defense("parry", success, 0, None, 0, None, skill_roll,
+                       f"{skill_roll} is {verdict} the hand-to-hand skill {hand_to_hand_skill}%")
+    if roll is None:
+        raise RollbookError("a parry needs its d20 roll")
+    success, modifier, total = _dodge_roll(strike_total, roll, reflex, bonus)
+    verdict = "at least" if success else "below"
+    return Defense("parry", success, 1, roll, modifier, total, None, f"{total} is {verdict} the strike's {strike_total}")
+
+
+# --- damage rating ----------------------------------------------------------------------------
+
+
+
+
+def named_levels() -> dict[str, int]:
+    """Symbol -> level (power of ten of one unit in basic DP) for every named row of the chart."""
+    return {row["symbol"]: row["level"] for row in tables.get("cyno.metric").rows}
+
+
+def level_symbols() -> dict[int, str]:
+    """Every level from atto to exa with its symbol; unnamed ones after the named level below:
+    k+1, k+2, M+1, ..., u+1, u+2 (ruling cyno-unnamed-levels)."""
+    named = sorted((level, symbol) for symbol, level in named_levels().items())
+    out: dict[int, str] = {}
+    for (level, symbol), (next_level, _) in zip(named, named[1:] + [(named[-1][0] + 1, "")]):
+        out[level] = symbol
+        for step in range(1, next_level - level):
+            out[level + step] = f"{symbol}+{step}"
+    return out
+
+
+def parse_level(text: str) -> int:
+    """A damage-rating level from its symbol (``""``, ``da``, ``h``, ``k``, ``k+1``, ``M``, ...), with
+    or without ``DP``, or its prefix name (``kilo``). Symbols are case-sensitive (m milli, M mega)."""
+    by_symbol = {symbol: level for level, symbol in level_symbols().items()}
+    by_name = {row["prefix"].lower(): row["level"] for row in tables.get("cyno.metric").rows if row["prefix"] != "-"}
+    clean = text.strip()
+    if clean.endswith("DP"):
+        clean = clean[:-2]
+    if clean in ("", "-"):
+        return 0
+    if clean in by_symbol:
+        return by_symbol[clean]
+    if clean.lower() in by_name:
+        return by_name[clean.lower()]
+    raise RollbookError(f"unknown damage-rating level {text!r}",
+                        hint="a prefix symbol such as '', da, h, k, k+1, M (m is milli, M is mega)")
+
+
+def level_symbol(level: int) -> str:
+    return level_symbols()[level]
+
+
+def convert(amount: Fraction | int, from_level: int, to_level: int) -> Fraction:
+    """Move the decimal point: one place per level (1 daDP = 10 DP)."""
+    return Fraction(amount) * Fraction(10) ** (from_level - to_level)
+
+
+@dataclass(frozen=True)
+class DamageRating:
+    amount: int  # as rolled, in the weapon's units (doubled by a critical)
+    weapon_level: int
+    target_level: int
+    static: bool
+    exact: Fraction  # in the target's units
+    damage: int  # whole points in the target's units (ruling cyno-damage-rounding)
+    reason: str
+
+
+LEVEL_GAP_NO_DAMAGE = 2  # "DP weapons are two destruction levels below hDP, therefore does no damage"
+
+
+def damage_to(amount: int, weapon_level: int, target_level: int, *, static: bool = False,
+              critical: bool = False) -> DamageRating:
+    """What ``amount`` points at ``weapon_level`` do to a target at ``target_level``, in its units.
+
+    Two or more levels below the target: nothing (ruling cyno-level-gap). Static damage against a
+    target at or below its level: the same number of the target's points (ruling cyno-static-damage).
+    Otherwise the decimal point moves one place per level; fractions round down.
+    """
+    if amount < 0:
+        raise RollbookError(f"damage cannot be negative ({amount})")
+    for level in (weapon_level, target_level):
+        if level not in level_symbols():
+            raise RollbookError(f"no damage-rating level {level}")
+    if critical:
+        amount = critical_damage(amount)
+    weapon, target = level_symbol(weapon_level) + "DP", level_symbol(target_level) + "DP"
+    gap = target_level - weapon_level
+    if static and gap <= 0:
+        exact = Fraction(amount)
+        reason = f"static damage does {amount} {target} against {target}"
+    elif gap >= LEVEL_GAP_NO_DAMAGE:
+        exact = Fraction(0)
+        reason = f"{weapon} is {gap} levels below {target}: no damage"
+    else:
+        exact = convert(amount, weapon_level, target_level)
+        reason = f"{amount} {weapon} = {format_decimal(exact)} {target}"
+    return DamageRating(amount, weapon_level, target_level, static, exact, math.floor(exact), reason)
+
+
+def format_decimal(value: Fraction) -> str:
+    """A fraction with a terminating decimal as plain digits: 1/2 -> ``0.5``, 300 -> ``300``."""
+    places = 0
+    while (value * 10**places).denominator != 1:  # converted damage always terminates
+        places += 1
+    digits = str(abs(value.numerator * 10**places // value.denominator)).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return sign + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)

@@ -1,0 +1,172 @@
+"""The rule tables: every data file parses, range tables are sound, the page and the lookup agree."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from importlib import resources
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rollbook import rulings, tables
+from rollbook.errors import RollbookError
+
+CONTRACT_NAMES = {
+    "opencore.fumble", "opencore.armor", "opencore.weapons",
+    "opencore.critical.slash", "opencore.critical.impact", "opencore.critical.puncture",
+    "opencore.critical.shrapnel", "opencore.critical.burn",
+    "codex.dc", "cyno.surprise", "cyno.strike.bonuses", "cyno.strike.penalties", "cyno.metric",
+}
+CRITICALS = [f"opencore.critical.{kind}" for kind in tables.CRITICAL_TYPES]
+
+
+def test_every_data_file_parses():
+    data = resources.files("rollbook") / "data"
+    files = sorted(entry.name for entry in data.iterdir() if entry.name.endswith(".toml"))
+    assert files == ["codex.toml", "cyno.toml", "opencore.toml", "rulings.toml"]
+    for name in files:
+        assert tomllib.loads((data / name).read_text(encoding="utf-8"))
+
+
+def test_the_contract_table_names_exist():
+    assert CONTRACT_NAMES <= set(tables.names())
+
+
+def test_the_data_validates_clean():
+    assert tables.validation_problems(tables.get(name) for name in tables.names()) == []
+
+
+@pytest.mark.parametrize("name", tables.names())
+def test_every_table_displays_as_text(name):
+    shown = tables.display(name)
+    assert shown.name == name and shown.title and shown.columns and shown.rows
+    for row in shown.rows:
+        assert len(row) == len(shown.columns)
+        assert all(isinstance(cell, str) and cell for cell in row)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        shown.title = "changed"  # type: ignore[misc]
+
+
+def test_range_tables_overlap_only_where_a_ruling_says():
+    for name in tables.names():
+        table = tables.get(name)
+        if not table.is_range:
+            continue
+        stripped = dataclasses.replace(table, settings={})
+        overlaps = [p for p in tables.range_problems(stripped) if "overlaps" in p]
+        if overlaps:
+            assert overlaps == [f"{name}: -9 to 0 overlaps 0 to 10"]
+            assert rulings.get(table.settings["overlap_ruling"]).id == "opencore-crit-overlap-at-zero"
+
+
+def _table(rows, **settings):
+    return tables.Table("test.table", "Test", "critical", None, tuple(rows), settings)
+
+
+def test_validation_finds_gaps_overlaps_and_backwards_rows():
+    gap = _table([{"low": 1, "high": 5}, {"low": 7, "high": 9}])
+    overlap = _table([{"low": 1, "high": 5}, {"low": 5, "high": 9}])
+    backwards = _table([{"low": 5, "high": 1}])
+    assert tables.range_problems(gap) == ["test.table: gap between 1 to 5 and 7 to 9"]
+    assert tables.range_problems(overlap) == ["test.table: 1 to 5 overlaps 5 to 9"]
+    assert tables.range_problems(_table(overlap.rows, overlap_ruling="x")) == []
+    assert tables.range_problems(backwards) == ["test.table: row 5 to 1 runs backwards"]
+    typo = _table([{"low": 1, "high": 5, "extra_damge": 5}])
+    assert tables.validation_problems([typo]) == ["test.table row 1: unknown fields ['extra_damge']"]
+
+
+@pytest.mark.parametrize("name", CRITICALS)
+def test_critical_tables_span_the_whole_critical_roll(name):
+    assert tables.get(name).bounds == (-19, 120)  # 1d100 - 20 .. 1d100 + 20
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(CRITICALS + ["opencore.fumble", "cyno.surprise"]), value=st.integers(-10**6, 10**6))
+def test_lookups_are_total_and_clamped(name, value):
+    row = tables.lookup(name, value)
+    clamped = tables.clamp(name, value)
+    low, high = tables.get(name).bounds
+    assert low <= clamped <= high and row["low"] <= clamped <= row["high"]
+    assert (clamped == value) == (low <= value <= high)
+
+
+@pytest.mark.parametrize("name", CRITICALS + ["opencore.fumble", "cyno.surprise"])
+def test_the_printed_table_and_the_lookup_agree(name):
+    shown = tables.display(name)
+    table = tables.get(name)
+    low, high = table.bounds
+    for value in range(low, high + 1):
+        row = tables.lookup(name, value)
+        printed = shown.rows[table.rows.index(row)]
+        assert printed[0] == tables.format_range(row)
+        if table.kind == "critical":
+            assert printed[1] == tables.critical_effect(row)
+        # the first printed row whose range holds the value is the row the engine reads
+        first = next(r for r in shown.rows if _holds(r[0], value))
+        assert first == printed
+
+
+def _holds(cell: str, value: int) -> bool:
+    low, _, high = cell.partition(" to ")
+    return int(low) <= value <= int(high or low)
+
+
+def test_critical_text_is_formatted_once_from_fields():
+    slash = tables.display("opencore.critical.slash").rows
+    assert slash[0] == ("-19 to -10", "no extra damage")
+    assert slash[6] == ("41 to 50", "+5 damage")
+    assert slash[12] == ("101 to 110", "+20 damage, bloodloss x2, stun 2 rounds")
+    assert slash[13][1] == "+20 damage, bloodloss, stun 2 rounds, location severed, -40 to applicable skills"
+    impact = tables.display("opencore.critical.impact").rows
+    assert impact[9][1] == "+5 damage, stun 1 round"
+    assert impact[13][1] == "+15 damage, unconscious 1 round"
+    shrapnel = tables.display("opencore.critical.shrapnel").rows
+    assert shrapnel[13][1] == ("+50 damage, bloodloss x5, unconscious 2 rounds, location destroyed, "
+                               "-40 to applicable skills")
+
+
+def test_seed_typos_are_fixed_in_displayed_text():
+    surprise = tables.display("cyno.surprise").rows
+    assert surprise[1] == ("3 to 4", "Surprised, lose initiative.")
+    penalties = [cell for row in tables.display("cyno.strike.penalties").rows for cell in row]
+    assert "A fourth of the target is behind cover." in penalties
+    assert "Three fourths of the target is behind cover." in penalties
+    assert not any("forth" in cell or "loose" in cell for cell in penalties)
+
+
+def test_other_tables_show_the_seed_values():
+    armor = tables.display("opencore.armor").rows
+    assert armor[0] == ("Leather Armor", "25", "-5", "Leather, either thick or hardened.")
+    assert armor[-1][:3] == ("Military PPE", "150", "-20")
+    weapons = {row[0]: row for row in tables.display("opencore.weapons").rows}
+    assert weapons["Assault Rifle"][1:3] == ("10", "3d10 single; 3d10+10 burst; 3d10+20 full auto")
+    assert weapons["Portable AT"][1:3] == ("0", "5d10+30")
+    assert tables.display("codex.dc").rows[-1] == ("Nearly impossible", "40")
+    metric = {row[0]: row for row in tables.display("cyno.metric").rows}
+    assert metric["Exa"][2] == "0.000000000000000001" and metric["Atto"][2] == "1,000,000,000,000,000,000"
+    assert metric["-"][1:] == ("-", "1", "DP") and metric["Milli"][2] == "1,000"
+    fumble = tables.display("opencore.fumble")
+    assert fumble.rows[4] == ("96 to 100", "Drops weapon and injures self with it - double damage.",
+                              "Zigs when he should have zagged - takes triple damage.")
+    assert "01 to 05" in (fumble.caption or "")
+    assert tables.display("cyno.initiative").rows[2] == ("6 to 7", "1D8")
+    bonuses = tables.display("cyno.strike.bonuses").rows
+    assert bonuses[1] == ("+0", "Weaponry skill between 51 & 60%.")
+
+
+def test_unknown_table_is_a_player_error():
+    with pytest.raises(RollbookError, match="there is no table 'opencore.crit'"):
+        tables.get("opencore.crit")
+
+
+def test_every_ruling_a_table_cites_exists():
+    for name in tables.names():
+        table = tables.get(name)
+        for key in ("ruling", "overlap_ruling"):
+            if key in table.settings:
+                assert rulings.get(table.settings[key]).rule_set == name.split(".")[0]
+        for row in table.rows:
+            if "ruling" in row:
+                rulings.get(row["ruling"])
