@@ -1,0 +1,98 @@
+"""The built site served on a random localhost port, and one headless Chromium per session."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
+
+from sitebuild import BuiltSite, build_site, require_success, site_url  # noqa: E402
+
+# The system Chromium (Playwright's own download fails here); `make test CHROMIUM=...` overrides it.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"]
+
+
+# Served under site_url's path, as on GitHub Pages, so 404.html (which uses absolute paths) works too.
+PREFIX = urlsplit(site_url()).path
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(PREFIX):
+            return str(Path(self.directory) / "__outside_the_site__")
+        return super().translate_path("/" + path.removeprefix(PREFIX))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # Like GitHub Pages: a missing page gets the site's 404.html.
+        not_found = Path(self.directory) / "404.html"
+        if code != 404 or not not_found.is_file():
+            return super().send_error(code, message, explain)
+        body = not_found.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
+    """The site built for, and served on, http://127.0.0.1:PORT/<site_url path> for the session.
+
+    The socket is bound first, then the site is built with site_url = that address (instant
+    navigation only follows links whose host and port match the sitemap's), then served.
+    """
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SiteHandler)
+    port = server.server_address[1]
+    url = f"http://127.0.0.1:{port}{PREFIX}"
+    built = require_success(build_site(tmp_path_factory, f"rollbook-site-{port}", url))
+    server.RequestHandlerClass = functools.partial(SiteHandler, directory=str(built.directory))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield built
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(served_site: BuiltSite) -> str:
+    """http://127.0.0.1:PORT/<site_url path>, where served_site answers."""
+    return served_site.url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium) or set CHROMIUM")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def context(browser: object) -> Iterator[object]:
+    """A fresh browser context (own storage, so a palette choice does not leak between tests)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()

@@ -1,0 +1,105 @@
+"""The built site in a real headless Chromium: phone width, search, instant navigation, palette, offline-clean."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from sitebuild import BuiltSite
+
+# One worker drives the one browser (`--dist loadgroup`): two Chromiums would fight over 2 cores.
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+PHONE = {"width": 360, "height": 740}
+
+
+def page_urls(site: BuiltSite, base_url: str) -> list[str]:
+    urls = []
+    for page in site.pages():
+        relative = page.relative_to(site.directory).as_posix()
+        if relative.startswith(("assets/", "pyodide/", "widgets/")):
+            continue
+        urls.append(base_url + relative.removesuffix("index.html"))
+    return urls
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browser, served_site: BuiltSite, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    too_wide = []
+    try:
+        urls = page_urls(served_site, base_url)
+        assert len(urls) >= 15
+        for url in urls:
+            page.goto(url, wait_until="load")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            body = page.evaluate("document.body.scrollWidth")
+            if max(width, body) > PHONE["width"]:
+                too_wide.append(f"{url}: scrollWidth {max(width, body)} > {PHONE['width']}")
+        # And the wide tables do scroll, inside Material's own box.
+        page.goto(base_url + "opencore/weapons-and-armor/")
+        boxes = page.evaluate("""[...document.querySelectorAll('.rollbook-table table')].map(t => {
+            const box = t.closest('.md-typeset__scrollwrap');
+            return box && [box.scrollWidth, box.clientWidth]; })""")
+        assert boxes and all(boxes), "a data table is not inside Material's scrolling box"
+        assert any(scroll > client for scroll, client in boxes), "no table here is wider than a phone?"
+    finally:
+        context.close()
+    assert too_wide == [], "\n".join(too_wide)
+
+
+def test_search_finds_shrapnel_and_lands_on_the_crit_page(context, base_url: str) -> None:
+    page = context.new_page()
+    page.goto(base_url)
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").press_sequentially("Shrapnel")  # Material reads key events
+    result = page.locator(".md-search-result__item a").first
+    result.wait_for(timeout=15_000)
+    assert "damage-and-criticals" in result.get_attribute("href")
+    result.click()
+    page.wait_for_url("**/opencore/damage-and-criticals/**")
+    assert "Shrapnel" in page.locator("article.md-content__inner").inner_text()
+
+
+def test_instant_navigation_changes_page_without_a_reload(context, base_url: str) -> None:
+    page = context.new_page()
+    page.goto(base_url)
+    page.wait_for_function("typeof document$ !== 'undefined'")
+    page.evaluate("window.rollbookMarker = 'still here'")
+    before = page.title()
+    page.locator(".md-nav--primary a[href$='rulings/']").first.click()
+    page.wait_for_url("**/rulings/")
+    page.wait_for_function("(before) => document.title !== before", arg=before)
+    assert page.evaluate("window.rollbookMarker") == "still here"  # a full reload would have lost it
+    assert page.locator("article.md-content__inner h1").inner_text().startswith("Rulings")
+
+
+def test_palette_toggle_switches_scheme(context, base_url: str) -> None:
+    page = context.new_page()
+    page.emulate_media(color_scheme="light")
+    page.goto(base_url)
+    scheme = "document.body.getAttribute('data-md-color-scheme')"
+    seen = [page.evaluate(scheme)]
+    for _ in range(3):
+        page.locator("form[data-md-component='palette'] label:visible").first.click()
+        seen.append(page.evaluate(scheme))
+    assert seen[0] == "default"  # the system says light, so the automatic palette is light
+    assert "slate" in seen, f"the toggle never switched to dark: {seen}"
+    page.emulate_media(color_scheme="dark")  # back on "follow the system" after a full cycle
+    page.reload()
+    assert page.evaluate(scheme) == "slate"
+
+
+def test_no_request_leaves_localhost(context, served_site: BuiltSite, base_url: str) -> None:
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    for url in page_urls(served_site, base_url):
+        page.goto(url, wait_until="networkidle")
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").press_sequentially("armor")
+    page.locator(".md-search-result__item").first.wait_for()
+    foreign = sorted({url for url in requests
+                      if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).hostname != "127.0.0.1"})
+    assert requests and foreign == []

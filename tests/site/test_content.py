@@ -1,0 +1,55 @@
+"""The rules pages' own promises: every ruling sits next to its rule, and the glossary and the
+abbreviation tooltips (docs/includes/abbreviations.md) say the same thing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rollbook import rulings
+from sitebuild import ROOT, placeholders
+
+pytestmark = [pytest.mark.cpython_only]
+
+ABBREVIATION = re.compile(r"^\*\[(?P<abbr>[^\]]+)\]: (?P<meaning>.+)$")
+# A row of the glossary's abbreviation table: | ABBR | meaning | where |
+GLOSSARY_ROW = re.compile(r"^\| (?P<abbr>[^|]+?) \| (?P<meaning>[^|]+?) \| [^|]*\|$")
+
+
+def abbreviations() -> dict[str, str]:
+    lines = (ROOT / "docs/includes/abbreviations.md").read_text(encoding="utf-8").splitlines()
+    found: dict[str, str] = {}
+    for number, line in enumerate(lines, 1):
+        match = ABBREVIATION.match(line)
+        assert match, f"abbreviations.md:{number}: not an '*[ABBR]: meaning' line: {line!r}"
+        assert match["abbr"] not in found, f"abbreviations.md:{number}: {match['abbr']} twice"
+        found[match["abbr"]] = match["meaning"]
+    return found
+
+
+def glossary_abbreviations() -> dict[str, str]:
+    text = (ROOT / "docs/glossary.md").read_text(encoding="utf-8")
+    section = text.split("## Abbreviations", 1)[1].split("\n## ", 1)[0]
+    rows = [GLOSSARY_ROW.match(line) for line in section.splitlines()]
+    return {row["abbr"]: row["meaning"] for row in rows
+            if row and row["abbr"] != "Abbreviation" and not row["abbr"].startswith("---")}
+
+
+def test_glossary_and_tooltips_list_the_same_abbreviations_with_the_same_meaning() -> None:
+    tooltips, glossary = abbreviations(), glossary_abbreviations()
+    assert len(tooltips) >= 30
+    assert sorted(set(tooltips) ^ set(glossary)) == []
+    assert {abbr: meaning for abbr, meaning in tooltips.items() if glossary[abbr] != meaning} == {}
+
+
+def test_every_ruling_is_shown_next_to_its_rule() -> None:
+    placed = {name for page, _, name in placeholders("ruling") if page != "rulings.md"}
+    assert sorted({ruling.id for ruling in rulings.all_rulings()} - placed) == []
+
+
+def test_every_ruling_is_shown_in_its_own_rule_set() -> None:
+    by_id = {ruling.id: ruling.rule_set for ruling in rulings.all_rulings()}
+    misplaced = [f"{page}:{line}: {name}" for page, line, name in placeholders("ruling")
+                 if name in by_id and page.split("/")[0] != by_id[name]]
+    assert misplaced == []
