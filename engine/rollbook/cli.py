@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
                 group = groups[prefix[:-1]].add_parser(prefix[-1], help=f"{prefix[-1]} rules")
                 groups[prefix] = group.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
                 groups[prefix].required = True
-        sub = groups[tuple(path)].add_parser(leaf, help=cmd.summary, description=cmd.summary)
+        sub = groups[tuple(path)].add_parser(leaf, help=_escaped(cmd.summary), description=cmd.summary)
         sub.set_defaults(_command=cmd.name)
         for p in cmd.params:
             _add_param(sub, p)
@@ -45,9 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _escaped(help_text: str) -> str:
+    """argparse %-formats help; Python 3.14 (Pyodide) checks it eagerly, so "d%" must be "d%%"."""
+    return help_text.replace("%", "%%")
+
+
 def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
     flag = "--" + p.name.replace("_", "-")
-    help_text = p.help or None
+    help_text = _escaped(p.help) or None
     if p.kind is bool and not p.positional:
         sub.add_argument(flag, dest=p.name, action="store_true", help=help_text)
         return

@@ -1,0 +1,93 @@
+"""The dice commands: ``roll`` an expression, or ask for its exact odds with ``prob``."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Annotated
+
+from rollbook.commands import Arg, Result, command
+from rollbook.dice import distribution, limits, roll
+from rollbook.errors import LimitError, RollbookError
+
+EXPRESSION = Arg("a dice expression, e.g. 4d6kh3, 1d20+5 or d%", metavar="EXPR")
+TABLE_ROWS = 60  # outcomes listed in the text output; --json always has them all
+
+
+@command("roll")
+def roll_command(
+    expression: Annotated[str, EXPRESSION],
+    *,
+    count: Annotated[int, Arg("roll it this many times (the total is then their sum)", metavar="K")] = 1,
+    rng: random.Random,
+) -> Result:
+    """Roll dice: every die, the breakdown and the total."""
+    if count < 1:
+        raise RollbookError(f"count must be at least 1, not {count}")
+    if count > limits.MAX_REPEATS:
+        raise LimitError(f"at most {limits.MAX_REPEATS:,} rolls at once, not {count:,}")
+    results = [roll(expression, rng) for _ in range(count)]
+    if count == 1:
+        return results[0].to_json()
+    first = results[0]
+    return {
+        "expression": first.expression,
+        "label": first.label,
+        "count": count,
+        "total": sum(r.total for r in results),
+        "totals": [r.total for r in results],
+        "text": "\n".join(r.text for r in results),
+        "dice": [term for r in results for term in r.dice],
+        "rolls": [r.to_json() for r in results],
+    }
+
+
+@command("prob")
+def prob_command(
+    expression: Annotated[str, EXPRESSION],
+    *,
+    at_least: Annotated[int | None, Arg("also give the chance of a total of T or more", metavar="T")] = None,
+) -> Result:
+    """Exact odds of a dice expression: every total with its probability, mean and spread."""
+    dist = distribution(expression)
+    probabilities = dist.probabilities
+    result: Result = {
+        "expression": dist.expression,
+        "mean": dist.mean,
+        "mean_exact": str(dist.mean_exact),
+        "stdev": dist.stdev,
+        "min": dist.min,
+        "max": dist.max,
+        "residual": str(dist.residual),
+        "distribution": {str(v): str(p) for v, p in probabilities.items()},
+    }
+    lines = [f"{dist.expression}: mean {dist.mean:.4g}, standard deviation {dist.stdev:.4g}, "
+             f"from {dist.min} to {dist.max}"]
+    if dist.residual:
+        lines.append(f"(chains cut where less than {float(dist.residual):.1e} of the probability is left out)")
+    if at_least is not None:
+        p = dist.p_at_least(at_least)
+        result["at_least"] = at_least
+        result["p_at_least"] = str(p)
+        lines.append(f"P(total >= {at_least}) = {p} ≈ {_percent(p)}")
+    rows = list(probabilities.items())
+    width = max(len(str(v)) for v, _ in rows)
+    peak = max(p for _, p in rows)
+    shown = rows if len(rows) <= TABLE_ROWS else _around_mean(rows, dist.mean)
+    for v, p in shown:
+        bar = "█" * round(30 * p / peak)
+        lines.append(f"{v:>{width}}  {_percent(p):>9}  {bar}")
+    if len(shown) < len(rows):
+        lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; --json lists them all)")
+    result["text"] = "\n".join(lines)
+    return result
+
+
+def _percent(p: Fraction) -> str:
+    return f"{float(p) * 100:.4g}%"
+
+
+def _around_mean(rows: list[tuple[int, Fraction]], mean: float) -> list[tuple[int, Fraction]]:
+    """The TABLE_ROWS most likely totals, in order: the readable middle of a wide distribution."""
+    top = sorted(rows, key=lambda r: r[1], reverse=True)[:TABLE_ROWS]
+    return sorted(top)

@@ -1,0 +1,342 @@
+"""Rolling a checked syntax tree: the dice fall, modifiers apply in their fixed order.
+
+Per die: roll (and reroll) each face, clamp it (mi/ma), explode or open the roll; then over the
+dice: keep/drop, then count successes. Randomness comes from the ``rng`` passed in, so a seed
+reproduces a roll exactly (``random.Random`` is the same generator on CPython and in Pyodide).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Sequence
+
+from rollbook.dice import faces as F
+from rollbook.dice.checks import kept_count
+from rollbook.dice import limits
+from rollbook.dice.results import Die, DiceResult, GroupResult, ResultNode, ValueResult
+from rollbook.dice.tree import Chain, Dice, Group, Keep, Negate, Node, Number, Parens
+
+
+@dataclass(frozen=True)
+class DieModel:
+    """Everything about one die that does not change from roll to roll."""
+
+    faces: Sequence[int]
+    top: int  # the highest value a roll can show: bare '!' explodes on it
+    standing: tuple[int, ...]  # faces an 'r' reroll leaves: drawn directly after MAX_REROLLS
+    low: int | None  # open-ended thresholds (see faces.open_ends)
+    high: int | None
+    again: int | None
+
+
+@lru_cache(maxsize=256)
+def model(d: Dice, sides: int | str) -> DieModel:
+    faces = F.faces_of(sides)
+    weights = F.roll_weights(d, faces)
+    standing = tuple(f for f in faces if not (d.reroll and F.any_holds(d.reroll.conditions, f)))
+    low = high = again = None
+    if d.open_ended:
+        low, high, again = F.open_ends(d, faces)
+    return DieModel(faces, max(weights), standing, low, high, again)
+
+
+def evaluate(node: Node, rng: random.Random) -> ResultNode:
+    return _EVALUATE[type(node)](node, rng)
+
+
+def _number(node: Number, rng: random.Random) -> ValueResult:
+    return ValueResult("number", node.value)
+
+
+def _chain(node: Chain, rng: random.Random) -> ValueResult:
+    first = evaluate(node.first, rng)
+    parts = [first]
+    total = first.total
+    ops = []
+    for op, operand in node.rest:
+        part = evaluate(operand, rng)
+        v = part.total
+        if op == "+":
+            total += v
+        elif op == "-":
+            total -= v
+        elif op == "*":
+            total *= v
+        else:
+            total //= v  # floor: the CharacterCodex rounds fractions down
+        parts.append(part)
+        ops.append(op)
+    return ValueResult("chain", total, tuple(parts), tuple(ops))
+
+
+def _negate(node: Negate, rng: random.Random) -> ValueResult:
+    inner = evaluate(node.operand, rng)
+    return ValueResult("negate", -inner.total, (inner,))
+
+
+def _parens(node: Parens, rng: random.Random) -> ValueResult:
+    inner = evaluate(node.inner, rng)
+    return ValueResult("parens", inner.total, (inner,))
+
+
+def keep_flags(values: list[int], keep: Keep | None) -> list[bool]:
+    """Which values a keep/drop leaves; among equal values the earlier ones are kept."""
+    n = len(values)
+    if keep is None:
+        return [True] * n
+    kept_n = kept_count(keep, n)
+    highest = keep.mode in ("kh", "dl")
+    order = sorted(range(n), key=lambda i: (-values[i], i) if highest else (values[i], i))
+    flags = [False] * n
+    for i in order[:kept_n]:
+        flags[i] = True
+    return flags
+
+
+def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
+    computed = None
+    count_node = d.count
+    if isinstance(count_node, Number):
+        n = count_node.value
+    else:
+        count_result = evaluate(count_node, rng)
+        n = count_result.total
+        computed = (count_result, None)
+    if isinstance(d.sides, str):
+        sides: int | str = d.sides
+    elif isinstance(d.sides, Number):
+        sides = d.sides.value
+    else:
+        sides_result = evaluate(d.sides, rng)
+        sides = sides_result.total
+        computed = (computed[0] if computed else None, sides_result)
+    plain = not (d.reroll or d.explode or d.open_ended or d.minimum is not None or d.maximum is not None
+                 or sides == "%")
+    if plain:  # the fast path: faces only
+        below = _below(rng)
+        if sides == "F":
+            faces = [below(3) - 1 for _ in range(n)]
+        else:
+            faces = [below(sides) + 1 for _ in range(n)]  # type: ignore[operator]
+        kept = keep_flags(faces, d.keep) if d.keep else None
+        if d.success:
+            holds = d.success.holds
+            total = sum(1 for i, f in enumerate(faces) if (kept is None or kept[i]) and holds(f))
+        elif kept is None:
+            total = sum(faces)
+        else:
+            total = sum(f for f, k in zip(faces, kept) if k)
+        return DiceResult(d, sides, total, faces=faces, kept=kept, computed=computed)
+    m = model(d, sides)
+    dice: list[Die] = []
+    for _ in range(n):
+        dice.extend(_one_die(d, sides, m, rng))
+    values = [die.value for die in dice]
+    for die, k in zip(dice, keep_flags(values, d.keep)):
+        die.kept = k
+    if d.success:
+        total = 0
+        for die in dice:
+            if die.kept:
+                die.success = d.success.holds(die.value)
+                total += die.success
+    else:
+        total = sum(die.value for die in dice if die.kept)
+    return DiceResult(d, sides, total, dice=dice, computed=computed)
+
+
+_RANDRANGE = random.Random.randrange
+
+
+def _below(rng: random.Random):
+    """``rng.randrange`` for one argument; for a plain Random or SystemRandom the method behind it
+    (the same numbers in the same order, without randrange's argument checks)."""
+    if type(rng).randrange is _RANDRANGE and hasattr(rng, "_randbelow"):
+        return rng._randbelow
+    return rng.randrange
+
+
+def _face(sides: int | str, rng: random.Random, die: Die) -> int:
+    """One natural face. d% is two d10 read as tens and units, 00 and 0 being 100."""
+    if sides == "%":
+        tens, units = rng.randrange(10), rng.randrange(10)
+        if die.percentile is None:
+            die.percentile = []
+        die.percentile.append((tens, units))
+        return tens * 10 + units or 100
+    if sides == "F":
+        return rng.randrange(3) - 1
+    return rng.randrange(sides) + 1  # type: ignore[operator]
+
+
+def _roll_once(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: Die) -> int:
+    """One roll of the die with its rerolls and clamps: the value it shows."""
+    face = _face(sides, rng, die)
+    die.rolls.append(face)
+    reroll = d.reroll
+    if reroll:
+        times = 0
+        while F.any_holds(reroll.conditions, face):
+            die.rerolled.append(face)
+            times += 1
+            if times > limits.MAX_REROLLS:  # the rest of a long run: a standing face, drawn directly
+                face = m.standing[rng.randrange(len(m.standing))]
+            else:
+                face = _face(sides, rng, die)
+            die.rolls.append(face)
+            if reroll.once:
+                break
+    value = F.clamp(d, face)
+    if value != face:
+        die.clamped_from = face
+    return value
+
+
+def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random) -> list[Die]:
+    die = Die(sides, 0, [])
+    value = _roll_once(d, sides, m, rng, die)
+    die.value = value
+    explode = d.explode
+    if explode is None and d.open_ended is None:
+        return [die]
+    if explode is not None and explode.kind == "!":
+        out = [die]
+        while F.explodes(d, out[-1].value, m.top):
+            out[-1].exploded = True
+            _check_chain(out)
+            extra = Die(sides, 0, [], added=True)
+            extra.value = _roll_once(d, sides, m, rng, extra)
+            out.append(extra)
+        return out
+    parts = [value]
+    if explode is not None:  # '!!' compounds, '!p' penetrates: one die, a chain of parts
+        last = value
+        while F.explodes(d, last, m.top):
+            _check_chain(parts)
+            last = _roll_once(d, sides, m, rng, die)
+            parts.append(last - 1 if explode.kind == "!p" else last)
+    else:
+        sign = 0
+        if m.high is not None and value >= m.high:
+            sign = 1
+        elif m.low is not None and value <= m.low:
+            sign = -1
+        if sign:
+            while True:
+                _check_chain(parts)
+                nxt = _roll_once(d, sides, m, rng, die)
+                parts.append(sign * nxt)
+                if nxt < m.again:  # type: ignore[operator]
+                    break
+    die.parts = parts
+    die.value = sum(parts)
+    return [die]
+
+
+def _check_chain(parts: list) -> None:
+    """Never reached in practice (an explosion triggers on at most half the rolls: 2**-100)."""
+    if len(parts) > limits.MAX_CHAIN:
+        raise limits.too_many("extra rolls in one chain", limits.MAX_CHAIN)
+
+
+def roll_group(g: Group, rng: random.Random) -> GroupResult:
+    items = [evaluate(i, rng) for i in g.items]
+    values = [i.total for i in items]
+    kept = keep_flags(values, g.keep)
+    if g.success:
+        success: list[bool | None] = [g.success.holds(v) if k else None for v, k in zip(values, kept)]
+        total = sum(1 for s in success if s)
+    else:
+        success = [None] * len(items)
+        total = sum(v for v, k in zip(values, kept) if k)
+    return GroupResult(g, items, kept, success, total)
+
+
+_EVALUATE = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate, Parens: _parens, Group: roll_group}
+
+
+# --- compiled rollers ---------------------------------------------------------------------------
+# A parsed expression is rolled again and again (a widget, --count, the same attack each round),
+# so the common shapes are turned once into closures with their constants bound: no type
+# dispatch or attribute lookups per roll. Anything else goes through ``evaluate``.
+
+Runner = Callable[[random.Random], ResultNode]
+
+
+def compile_tree(node: Node) -> Runner:
+    if isinstance(node, Number):
+        shared = ValueResult("number", node.value)  # results are never changed: one serves every roll
+        return lambda rng: shared
+    if isinstance(node, Parens):
+        inner = compile_tree(node.inner)
+        return lambda rng: _wrap("parens", inner(rng))
+    if isinstance(node, Chain):
+        return _compile_chain(node)
+    if isinstance(node, Dice) and isinstance(node.count, Number) and isinstance(node.sides, Number) \
+            and node == Dice(node.count, node.sides, keep=node.keep):
+        return _compile_plain(node)
+    return lambda rng: evaluate(node, rng)
+
+
+def _wrap(kind: str, inner: ResultNode) -> ValueResult:
+    return ValueResult(kind, inner.total, (inner,))
+
+
+def _compile_chain(node: Chain) -> Runner:
+    first = compile_tree(node.first)
+    rest = [(op, compile_tree(operand)) for op, operand in node.rest]
+    ops = tuple(op for op, _ in rest)
+    if ops == ("+",):
+        second = rest[0][1]
+
+        def plus(rng: random.Random) -> ValueResult:
+            a = first(rng)
+            b = second(rng)
+            return ValueResult("chain", a.total + b.total, (a, b), ops)
+
+        return plus
+
+    def chain(rng: random.Random) -> ValueResult:
+        part = first(rng)
+        parts = [part]
+        total = part.total
+        for op, run in rest:
+            part = run(rng)
+            parts.append(part)
+            v = part.total
+            if op == "+":
+                total += v
+            elif op == "-":
+                total -= v
+            elif op == "*":
+                total *= v
+            else:
+                total //= v  # floor
+        return ValueResult("chain", total, tuple(parts), ops)
+
+    return chain
+
+
+def _compile_plain(d: Dice) -> Runner:
+    n = d.count.value  # type: ignore[union-attr]
+    sides = d.sides.value  # type: ignore[union-attr]
+    keep = d.keep
+    if n == 1 and keep is None:
+        def one(rng: random.Random) -> DiceResult:
+            below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange
+            face = below(sides) + 1
+            return DiceResult(d, sides, face, faces=[face])
+
+        return one
+
+    def many(rng: random.Random) -> DiceResult:
+        below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange
+        faces = [below(sides) + 1 for _ in range(n)]
+        if keep is None:
+            return DiceResult(d, sides, sum(faces), faces=faces)
+        kept = keep_flags(faces, keep)
+        return DiceResult(d, sides, sum([f for f, k in zip(faces, kept) if k]), faces=faces, kept=kept)
+
+    return many

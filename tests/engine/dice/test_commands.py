@@ -1,0 +1,79 @@
+"""The ``roll`` and ``prob`` commands, through the CLI and the JSON API (in-process)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from rollbook import api, cli
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_roll_json_fields(capsys):
+    code, out, _ = run_cli(capsys, "roll", "4d6kh3", "--seed", "7", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["expression"] == "4d6kh3" and data["seed"] == 7
+    assert data["text"].startswith("4d6kh3 (") and data["text"].endswith(f"= {data['total']}")
+    (term,) = data["dice"]
+    assert sum(d["value"] for d in term["dice"] if d["kept"]) == data["total"]
+
+
+def test_roll_text_and_reproducible_seed(capsys):
+    _, first, _ = run_cli(capsys, "roll", "10d10+d%+d20oe", "--seed", "12")
+    _, second, _ = run_cli(capsys, "roll", "10d10+d%+d20oe", "--seed", "12")
+    assert first == second and first.strip().endswith(str(int(first.split("=")[-1])))
+
+
+def test_roll_count(capsys):
+    code, out, _ = run_cli(capsys, "roll", "3d6", "--count", "6", "--seed", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["count"] == 6 and len(data["totals"]) == 6 and len(data["rolls"]) == 6
+    assert data["total"] == sum(data["totals"]) and len(data["text"].splitlines()) == 6
+
+
+@pytest.mark.parametrize("count", ["0", "101"])
+def test_roll_count_bounds(capsys, count):
+    code, _, err = run_cli(capsys, "roll", "3d6", "--count", count)
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_prob_json(capsys):
+    code, out, _ = run_cli(capsys, "prob", "2d6", "--at-least", "10", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["expression"] == "2d6" and (data["min"], data["max"]) == (2, 12) and data["mean"] == 7
+    dist = {int(k): Fraction(v) for k, v in data["distribution"].items()}
+    assert dist[7] == Fraction(1, 6) and sum(dist.values()) == 1
+    assert Fraction(data["p_at_least"]) == Fraction(1, 6)
+    assert data["residual"] == "0"
+
+
+def test_prob_text(capsys):
+    code, out, _ = run_cli(capsys, "prob", "3d6", "--at-least", "15")
+    assert code == 0 and "P(total >= 15) = 5/54" in out and "3d6: mean 10.5" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "column"),
+    [(["roll", "1d"], 3), (["prob", "2d6+"], 5), (["roll", "4d6kh3kl1"], 7), (["prob", "2d6r<7"], 4)],
+)
+def test_bad_input_exits_2_with_one_line_naming_the_column(capsys, argv, column):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"column {column}:" in err
+
+
+def test_limits_through_the_api():
+    answer = json.loads(api.call_json(json.dumps({"command": "prob", "args": {"expression": "1000d100"}})))
+    assert answer["ok"] is False and answer["error"]["kind"] == "limit"
+    answer = json.loads(api.call_json(json.dumps({"command": "roll", "args": {"expression": "1d20+5", "seed": 3}})))
+    assert answer["ok"] is True and answer["result"]["total"] == json.loads(
+        api.call_json(json.dumps({"command": "roll", "args": {"expression": "1d20+5", "seed": 3}})))["result"]["total"]
