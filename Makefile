@@ -34,7 +34,8 @@ node_modules/.installed: package.json package-lock.json
 VENDOR := tests/pyodide/vendor
 $(VENDOR)/.installed: tests/pyodide/requirements.txt $(VENV)/.installed
 	rm -rf $(VENDOR) && mkdir -p $(VENDOR)
-	$(PY) -m pip download --quiet --only-binary=:all: --no-deps --dest $(VENDOR) -r tests/pyodide/requirements.txt
+	$(PY) -m pip download --quiet --only-binary=:all: --no-deps --dest $(VENDOR) -r tests/pyodide/requirements.txt \
+	  --platform any --implementation py --abi none --python-version 3.14  # pure-Python wheels for Pyodide only
 	touch $@
 
 chromium:
@@ -54,11 +55,18 @@ serve: setup
 
 # --- tests --------------------------------------------------------------------------------
 test: setup $(VENDOR)/.installed chromium build
-	$(BIN)/pytest -n 2 tests/engine tests/site tests/browser tests/test_repository.py
+	@# loadgroup: the browser tests share one Chromium on one worker (xdist_group "browser")
+	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site tests/browser \
+	  tests/test_workflows.py
+	node tests/pyodide/run.mjs
+
+# The engine suite and the cross-runtime corpus inside Pyodide, from the built site/.
+test-pyodide: setup $(VENDOR)/.installed build
 	node tests/pyodide/run.mjs
 
 bench: setup build
 	$(PY) benchmarks/run.py
+	node benchmarks/pyodide.mjs --write-readme
 
 clean:
 	rm -rf site $(VENV) node_modules $(VENDOR) .pytest_cache .hypothesis dist build

@@ -1,0 +1,68 @@
+"""The engine in a real browser: a page of the built site imports widgets/engine.js, whose module
+worker loads Pyodide and the rollbook wheel from the site itself, and answers like CPython."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+# Generous: a cold Pyodide start takes seconds, more on a loaded 2-core machine.
+ASK = """async (requests) => {
+  const engine = await import(new URL("widgets/engine.js", document.baseURI).href);
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer in 90 s")), 90000));
+  return await Promise.race([Promise.all(requests.map((r) => engine.ask(r))), timeout]);
+}"""
+
+REQUESTS = [
+    {"command": "roll", "args": {"expression": "4d6+2", "seed": 20260101}},
+    {"command": "roll", "args": {"expression": "d%", "seed": 7}},
+    {"command": "no such command", "args": {}},  # errors come back as JSON too
+]
+
+
+def test_a_page_gets_the_same_answers_as_cpython_from_the_engine_worker(context, base_url: str) -> None:
+    outside: list[str] = []
+    local = urlsplit(base_url).netloc
+
+    def only_localhost(route) -> None:  # anything else is recorded and never sent
+        if urlsplit(route.request.url).netloc == local:
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_localhost)
+    page = context.new_page()
+    fetched: list[str] = []
+    context.on("request", lambda request: fetched.append(request.url))
+    page.goto(base_url)
+
+    answers = page.evaluate(ASK, REQUESTS)
+
+    # Compared as JSON values: JSON.parse in the worker turns 2.0 into 2; byte-for-byte equality
+    # of the engine's text is the job of the Node harness (tests/pyodide/run.mjs).
+    expected = [json.loads(api.call_json(json.dumps(request))) for request in REQUESTS]
+    assert answers == expected
+    assert answers[0]["ok"] and answers[0]["result"]["seed"] == 20260101
+    assert outside == [], f"requests left {local}: {outside}"
+    loaded = {urlsplit(url).path.rsplit("/", 1)[-1] for url in fetched}
+    assert {"engine-worker.js", "pyodide.asm.wasm", "pyodide-lock.json"} <= loaded
+    assert any(name.startswith("rollbook-") and name.endswith(".whl") for name in loaded)
+
+
+def test_an_engine_that_cannot_load_answers_with_a_json_error(context, base_url: str) -> None:
+    context.route("**/pyodide/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
+    page = context.new_page()
+    page.goto(base_url)
+
+    (answer,) = page.evaluate(ASK, [REQUESTS[0]])
+
+    assert answer["ok"] is False
+    assert answer["error"]["kind"] == "load"
+    assert answer["error"]["message"].startswith("the dice engine could not start: ")

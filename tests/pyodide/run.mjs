@@ -1,0 +1,145 @@
+// The engine inside Pyodide, on Node, loaded exactly as the site loads it: the runtime, the
+// lockfile and the rollbook wheel from the BUILT site (site/pyodide/, made by `make build`).
+//
+//   node tests/pyodide/run.mjs [extra pytest args]        (part of `make test`)
+//
+// 1. installs the vendored test-only wheels (tests/pyodide/vendor/, downloaded by `make`; never
+//    fetched here) with unpackArchive, and checks they are a complete set for Python 3.14;
+// 2. cross-runtime check: answers tests/pyodide/corpus.json in Pyodide and on CPython
+//    (.venv/bin/python, or $PYTHON) and compares the JSON byte for byte, plus the command schema;
+//    every registered command must be in the corpus;
+// 3. runs the engine's pytest suite (tests/engine) inside Pyodide with -m "not cpython_only",
+//    and reports how many tests ran, passed, were skipped, and were deselected as cpython_only.
+// Exits 1 if anything fails. $ROLLBOOK_SITE overrides the site directory.
+
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const SITE = path.resolve(process.env.ROLLBOOK_SITE ?? path.join(ROOT, "site"));
+const RUNTIME = path.join(SITE, "pyodide") + path.sep;
+const VENDOR = path.join(ROOT, "tests", "pyodide", "vendor");
+const PYTHON = process.env.PYTHON ?? path.join(ROOT, ".venv", "bin", "python");
+const MOUNT = "/repo"; // the tree's tests/ is mounted at /repo/tests; the cwd of the suite
+
+function fail(message) {
+  console.error(`pyodide harness: ${message}`);
+  process.exit(1);
+}
+
+function vendoredWheels() {
+  if (!existsSync(path.join(VENDOR, ".installed"))) {
+    fail(`no vendored test wheels in ${path.relative(ROOT, VENDOR)}: run \`make tests/pyodide/vendor/.installed\``);
+  }
+  return readdirSync(VENDOR).filter((name) => name.endsWith(".whl")).sort();
+}
+
+async function startEngine() {
+  if (!existsSync(path.join(RUNTIME, "pyodide-lock.json"))) {
+    fail(`${path.relative(ROOT, RUNTIME)} holds no built runtime: run \`make build\` first`);
+  }
+  const { loadPyodide } = await import(pathToFileURL(path.join(RUNTIME, "pyodide.mjs")).href);
+  const started = performance.now();
+  const pyodide = await loadPyodide({
+    indexURL: RUNTIME,
+    lockFileURL: path.join(RUNTIME, "pyodide-lock.json"),
+    packages: ["rollbook"],
+  });
+  if (!pyodide.loadedPackages.rollbook) fail("the rollbook wheel did not load (loadPyodide logged why, above)");
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`Pyodide ${pyodide.version} (Python ${pyodide.runPython("import sys; sys.version.split()[0]")}) + rollbook loaded from ${path.relative(ROOT, RUNTIME) || RUNTIME} in ${seconds} s`);
+  return pyodide;
+}
+
+function installTestWheels(pyodide, wheels) {
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')");
+  for (const name of wheels) {
+    // unpackArchive wants a Uint8Array: a Node Buffer throws.
+    pyodide.unpackArchive(new Uint8Array(readFileSync(path.join(VENDOR, name))), "wheel", { extractDir: sitePackages });
+  }
+  const { FS } = pyodide;
+  FS.mkdirTree(`${MOUNT}/tests`);
+  FS.mount(FS.filesystems.NODEFS, { root: path.join(ROOT, "tests") }, `${MOUNT}/tests`);
+  // pytest's rootdir and settings (markers, --strict-markers) come from the real pyproject.toml,
+  // copied rather than mounting the whole tree, so nothing the suite writes lands in it.
+  FS.writeFile(`${MOUNT}/pyproject.toml`, readFileSync(path.join(ROOT, "pyproject.toml")));
+  // invalidate_caches: site-packages was listed before the wheels landed in it.
+  pyodide.runPython(`import importlib, os, sys; importlib.invalidate_caches(); os.chdir("${MOUNT}"); sys.path.insert(0, "${MOUNT}/tests/pyodide")`);
+  const inside = pyodide.pyimport("inside");
+  const origin = inside.engine_origin();
+  if (!origin.includes("site-packages")) fail(`rollbook was imported from ${origin}, not from the site's wheel`);
+  const distributions = wheels.map((name) => name.split("-")[0]);
+  const unmet = inside.unmet_requirements(distributions).toJs();
+  if (unmet.length) fail(`tests/pyodide/requirements.txt is incomplete:\n  ${unmet.join("\n  ")}`);
+  console.log(`installed ${wheels.length} vendored test wheels: ${distributions.join(", ")}`);
+  return inside;
+}
+
+function cpythonReport() {
+  const done = spawnSync(PYTHON, [path.join("tests", "pyodide", "corpus.py"), "--report"], {
+    cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28,
+  });
+  if (done.error) fail(`could not run CPython (${PYTHON}): ${done.error.message}`);
+  if (done.status !== 0) fail(`CPython could not answer the corpus:\n${done.stderr}`);
+  return JSON.parse(done.stdout);
+}
+
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+// Returns the problems found (empty when the runtimes agree), so the suite still runs after a miss.
+function crossRuntimeCheck(pyodide) {
+  const corpus = pyodide.pyimport("corpus");
+  const inPyodide = JSON.parse(corpus.report());
+  const onCPython = cpythonReport();
+  if (inPyodide.schema !== onCPython.schema) {
+    const at = firstDifference(inPyodide.schema, onCPython.schema);
+    return [`the command schema differs at character ${at}:\n  Pyodide: …${inPyodide.schema.slice(Math.max(0, at - 40), at + 80)}\n  CPython: …${onCPython.schema.slice(Math.max(0, at - 40), at + 80)}`];
+  }
+  const n = onCPython.requests.length;
+  if (inPyodide.requests.length !== n) return [`the corpus expanded to ${inPyodide.requests.length} requests in Pyodide but ${n} on CPython`];
+  for (let i = 0; i < n; i++) {
+    const [p, c] = [inPyodide.answers[i], onCPython.answers[i]];
+    if (p !== c) {
+      const at = firstDifference(p, c);
+      return [`corpus request ${i + 1} of ${n} answers differently (first difference at character ${at}):\n` +
+        `  request: ${onCPython.requests[i]}\n  Pyodide: ${p}\n  CPython: ${c}`];
+    }
+  }
+  const missing = corpus.coverage_problems().toJs();
+  const commands = JSON.parse(onCPython.schema).length;
+  const ok = onCPython.answers.filter((a) => JSON.parse(a).ok).length;
+  console.log(`cross-runtime corpus: ${n} requests (${ok} answered ok, ${n - ok} errors) covering ${commands - missing.length} of ${commands} commands: identical bytes on CPython and in Pyodide`);
+  return missing.length ? [`the corpus misses commands (add entries to tests/pyodide/corpus.json):\n  ${missing.join("\n  ")}`] : [];
+}
+
+function engineSuite(inside) {
+  console.log("engine suite inside Pyodide: pytest tests/engine -m 'not cpython_only'");
+  const tally = JSON.parse(inside.run_engine_suite(process.argv.slice(2)));
+  console.log(
+    `engine suite inside Pyodide: ${tally.ran} ran, ${tally.passed} passed, ${tally.failed} failed, ` +
+    `${tally.errors} errors, ${tally.skipped} skipped, ${tally.deselected_cpython_only} deselected as cpython_only` +
+    (tally.deselected_other ? `, ${tally.deselected_other} deselected by your -m/-k` : ""),
+  );
+  for (const id of tally.cpython_only) console.log(`  cpython_only (runs on CPython only): ${id}`);
+  if (tally.exit_code === 5) return ["no engine tests were collected in tests/engine"];
+  if (tally.exit_code !== 0) return [`the engine suite failed inside Pyodide (pytest exit code ${tally.exit_code})`];
+  return [];
+}
+
+try {
+  const wheels = vendoredWheels();
+  const pyodide = await startEngine();
+  const inside = installTestWheels(pyodide, wheels);
+  const problems = [...crossRuntimeCheck(pyodide), ...engineSuite(inside)];
+  if (problems.length) fail(problems.join("\n"));
+  console.log("pyodide harness: OK");
+} catch (error) {
+  // The message (a Python traceback for a PythonError), not Node's echo of a 1 MB minified line.
+  fail(error?.message ?? String(error));
+}

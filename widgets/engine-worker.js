@@ -1,0 +1,45 @@
+// The engine's module Web Worker: loads Pyodide and the rollbook wheel from the site itself
+// (site/pyodide/, next to site/widgets/), then answers {id, request} with {id, response}.
+// Only JSON crosses this boundary: the request is JSON text into rollbook.api.call_json and
+// the response is its JSON text parsed back, so no Python object ever reaches page code.
+// Must be started as a module worker: Pyodide 314's pyodide.asm.mjs cannot be importScripts()ed.
+
+const RUNTIME = new URL("../pyodide/", import.meta.url);
+
+async function start() {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
+  const pyodide = await loadPyodide({
+    indexURL: RUNTIME.href,
+    lockFileURL: new URL("pyodide-lock.json", RUNTIME).href,
+    packages: ["rollbook"],
+  });
+  // A package that fails to load is only logged by loadPyodide; say so plainly here.
+  if (!pyodide.loadedPackages.rollbook) throw new Error("the engine package (rollbook wheel) did not load, see the console");
+  return pyodide.pyimport("rollbook.api").call_json;
+}
+
+const engine = start();
+engine.catch(() => {}); // reported per request below, not as an unhandled rejection
+
+function loadFailure(error) {
+  // Same shape as the engine's own errors, so a widget shows it like any other.
+  const message = `the dice engine could not start: ${error && error.message ? error.message : error}`;
+  return { api: 1, ok: false, command: null, error: { kind: "load", message } };
+}
+
+self.onmessage = async (event) => {
+  const { id, request } = event.data ?? {};
+  let response;
+  try {
+    const callJson = await engine;
+    try {
+      response = JSON.parse(callJson(JSON.stringify(request)));
+    } catch (error) {
+      // The engine never raises for bad input; reaching here is a bug worth seeing in full.
+      response = { api: 1, ok: false, command: request?.command ?? null, error: { kind: "internal", message: String(error) } };
+    }
+  } catch (error) {
+    response = loadFailure(error);
+  }
+  self.postMessage({ id, response });
+};
