@@ -37,6 +37,8 @@ def call(request: dict[str, Any]) -> dict[str, Any]:
         result = commands.run(name, args)
     except RollbookError as error:
         return _failure(name, error.kind, str(error))
+    except Exception as error:  # a bug, not bad input: the page still gets an answer, not a dead worker
+        return _failure(name, "internal", f"internal error ({type(error).__name__}: {error}); please report it")
     return {"api": API_VERSION, "ok": True, "command": name, "result": result}
 
 

@@ -302,12 +302,11 @@ def strike_condition(row: Row) -> str:
     return row["condition"]
 
 
-def initiative_rows(table: Table) -> list[tuple[int, int | None, int]]:
-    """(fewest combatants, most combatants or None, die sides) for each standard die."""
-    dice = list(table.settings["dice"])
-    out: list[tuple[int, int | None, int]] = []
+def initiative_rows(table: Table) -> list[tuple[int, int, int]]:
+    """(fewest combatants, most combatants, die sides) for each standard die."""
+    out: list[tuple[int, int, int]] = []
     fewest = 1
-    for sides in dice:
+    for sides in table.settings["dice"]:
         out.append((fewest, sides - 1, sides))
         fewest = sides
     return out

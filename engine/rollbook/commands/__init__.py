@@ -22,9 +22,13 @@ import typing
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, get_args, get_origin
 
-from rollbook.errors import RollbookError
+from rollbook.errors import LimitError, RollbookError
 
 Result = dict[str, Any]
+
+# No roll, score, skill or count comes near this; a larger number is a typo, and arithmetic on
+# numbers of thousands of digits ends in Python's int-to-text limit (a ValueError, not a message).
+LARGEST_WHOLE_NUMBER = 10**12
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,8 @@ def _checked_one(p: Param, value: Any) -> Any:
     if not ok:
         wanted = {int: "a whole number", str: "text", bool: "true or false", float: "a number"}
         raise RollbookError(f"{p.name!r} must be {wanted.get(p.kind, p.kind.__name__)}, not {value!r}")
+    if p.kind is int and abs(value) > LARGEST_WHOLE_NUMBER:
+        raise LimitError(f"{p.name!r} must be between -{LARGEST_WHOLE_NUMBER:,} and {LARGEST_WHOLE_NUMBER:,}")
     if p.choices is not None and value not in p.choices:
         options = ", ".join(map(str, p.choices))
         raise RollbookError(f"{p.name!r} cannot be {value!r}", hint=f"choose one of: {options}")

@@ -7,7 +7,6 @@ from fractions import Fraction
 from typing import Annotated, Literal
 
 from rollbook.commands import Arg, Result, command
-from rollbook.errors import RollbookError
 from rollbook.systems import codex, parse_number
 
 
@@ -31,8 +30,6 @@ def check(
     rng: random.Random,
 ) -> Result:
     """A skill check: d20 (open-ended 1s and 20s) + modifier vs DC, with the exact chance of every outcome."""
-    if take is not None and take not in codex.TAKES:
-        raise RollbookError(f"cannot take {take!r}", hint="take 10, 10+ or 20")
     dice = tuple(rolls) if rolls else ()
     if not dice and not automatic and not (impossible_fails and codex.impossible_on_20(modifier, dc)):
         dice = codex.roll_dice(rng, take)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import RollbookError
-from rollbook.systems import check_range, cyno, parse_number, roll_total
+from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
 Level = Annotated[str, Arg("damage-rating level by prefix symbol: '', da, h, k, k+1, M, ... (m is milli, M mega)", metavar="LEVEL")]
 
@@ -46,10 +46,8 @@ def hold_back(
     rng: random.Random,
 ) -> Result:
     """Two characters both holding back: d20 + stress bonus each; the higher moves after the other."""
-    rolls = [(roll_total("1d20", rng) if roll is None else roll,
-              roll_total("1d20", rng) if other_roll is None else other_roll)]
-    while (winner := cyno.hold_back_winner(rolls[-1][0], stress, rolls[-1][1], other_stress)) is None:
-        rolls.append((roll_total("1d20", rng), roll_total("1d20", rng)))
+    rolls, winner = roll_off(roll, other_roll, "1d20", rng,
+                             lambda first, second: cyno.hold_back_winner(first, stress, second, other_stress))
     bonus, other_bonus = cyno.stress_modifier(stress), cyno.stress_modifier(other_stress)
     shown = ", then ".join(f"{a}{bonus:+d} vs {b}{other_bonus:+d}" for a, b in rolls)
     later = "first character" if winner == "first" else "other character"
@@ -64,7 +62,7 @@ def surprise(
     rng: random.Random,
 ) -> Result:
     """The Surprise Chart: is this character surprised?"""
-    result = cyno.surprise(roll_total("1d6", rng) if roll is None else roll)
+    result = cyno.surprise(given_or_rolled(roll, "1d6", rng))
     return {"roll": result.roll, "surprised": result.surprised, "misses_turn": result.misses_turn,
             "loses_initiative": result.loses_initiative, "result": result.result,
             "text": f"Surprise {result.roll}: {result.result}"}
@@ -76,7 +74,7 @@ def strike(
     roll: Annotated[int | None, Arg("the 1D20 strike roll (rolled when left out)")] = None,
     coordination: Annotated[int | None, Arg("the attacker's coordination")] = None,
     skill: Annotated[int | None, Arg("the weaponry skill in percent (one chart line applies)")] = None,
-    condition: Annotated[list[str] | None, Arg("a chart condition (repeat): large-target, short-range, quarter-cover, half-cover, three-quarters-cover, small-target, moving-vehicle, moving-slowly, moving-quickly, target-moving-slowly, target-moving-quickly", metavar="CONDITION")] = None,
+    condition: Annotated[list[str] | None, Arg(f"a chart condition (repeat): {', '.join(cyno.condition_rows())}", metavar="CONDITION")] = None,
     damage_lost: Annotated[int, Arg("damage points the attacker has lost (-1 per 5)")] = 0,
     aim: Annotated[int, Arg("actions spent aiming (+1 each)")] = 0,
     rocket: Annotated[bool, Arg("firing an unguided rocket (-2)")] = False,
@@ -89,23 +87,23 @@ def strike(
     if missile and (coordination is not None or skill is not None or condition or damage_lost or aim or rocket):
         raise RollbookError("a missile's strike takes no bonuses or penalties (ruling cyno-missile-modifiers)",
                             hint="leave out everything but --roll and --damage")
+    if aim and skill is None:  # asked before rolling, so the answer never depends on the dice
+        raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="add --skill")
+    if location_roll is not None and not aim:
+        raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
+    if location_roll is not None:
+        check_range("the aiming percentage roll", location_roll, 1, 100)
+    if damage is not None and damage < 0:
+        raise RollbookError(f"damage cannot be negative ({damage})")
     modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
                                       damage_lost=damage_lost, aim_actions=aim, rocket=rocket)
-    die = roll_total("1d20", rng) if roll is None else roll
-    result = cyno.strike(die, modifiers)
+    result = cyno.strike(given_or_rolled(roll, "1d20", rng), modifiers)
     dealt = None
     if damage is not None:
-        if damage < 0:
-            raise RollbookError(f"damage cannot be negative ({damage})")
         dealt = (cyno.critical_damage(damage) if result.critical else damage) if result.hit else 0
     exact = None
-    if aim and result.hit:  # an aimed hit strikes a chosen location: exactly, or close
-        if skill is None:
-            raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="add --skill")
-        location = roll_total("1d100", rng) if location_roll is None else location_roll
-        exact = cyno.exact_location(skill, location)
-    elif location_roll is not None:
-        raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
+    if aim and result.hit and skill is not None:  # an aimed hit strikes a chosen location: exactly, or close
+        exact = cyno.exact_location(skill, given_or_rolled(location_roll, "1d100", rng))
     parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in result.modifiers)
     verdict = ("critical hit" if result.critical else "hit") if result.hit else "miss"
     text = f"Strike {result.roll}{' ' + parts if parts else ''} = {result.total}: {verdict} ({result.reason})"
@@ -144,10 +142,10 @@ def dodge(
         raise RollbookError("--blind-roll is for a blind dodge", hint="add --blind")
     if volley is not None:
         check_range("the volley", volley, 1, 10**6)
-    percentile = (roll_total("1d100", rng) if blind_roll is None else blind_roll) if blind else None
+    percentile = given_or_rolled(blind_roll, "1d100", rng) if blind else None
     need_roll = not (volley is not None and volley >= cyno.UNDODGEABLE_VOLLEY) and not (
         percentile is not None and percentile > cyno.BLIND_DODGE_AT_OR_BELOW)
-    die = roll if roll is not None or not need_roll else roll_total("1d20", rng)
+    die = given_or_rolled(roll, "1d20", rng) if need_roll else roll
     result = cyno.dodge(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus, volley=volley,
                         blind_roll=percentile)
     return _defense_json(result)
@@ -167,12 +165,14 @@ def parry(
     """Parry with a weapon or limb: like a dodge, or with hand-to-hand skill a percentage roll that costs no action."""
     if skill_roll is not None and skill is None:
         raise RollbookError("--skill-roll needs the hand-to-hand --skill")
-    percentile = None
-    die = None
+    if skill is not None and roll is not None:
+        raise RollbookError("a parry with hand-to-hand skill is a percentage roll, not a d20",
+                            hint="give --skill-roll instead of --roll")
+    percentile = die = None
     if skill is not None:
-        percentile = roll_total("1d100", rng) if skill_roll is None else skill_roll
+        percentile = given_or_rolled(skill_roll, "1d100", rng)
     else:
-        die = roll_total("1d20", rng) if roll is None else roll
+        die = given_or_rolled(roll, "1d20", rng)
     result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
                         hand_to_hand_skill=skill, skill_roll=percentile)
     return _defense_json(result)

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import RollbookError
-from rollbook.systems import check_range, opencore, roll_total
+from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
 
 SaveDirection = Annotated[Literal["under", "over"], Arg("ruling opencore-save-direction: 'over' succeeds at or above the composite")]
 WillpowerComposite = Annotated[Literal["SDAC", "IPW"], Arg("ruling opencore-willpower-composite")]
@@ -19,13 +19,14 @@ Scores = Annotated[str | None, Arg("ability scores, e.g. STR=76,DEX=80 (missing 
 
 
 def _d100(value: int | None, what: str, rng: random.Random) -> int:
-    return roll_total("1d100", rng) if value is None else check_range(what, value, 1, 100)
+    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100)
 
 
-def _check_json(result: opencore.CheckResult) -> Result:
-    return {"kind": result.rule.kind, "name": result.rule.name, "rule": result.rule.describe(),
-            "roll": result.roll, "result": result.result, "target": result.target,
-            "success": result.success, "chance": str(result.chance)}
+def _check_options(save_direction: SaveDirection, willpower_composite: WillpowerComposite,
+                   perception: Perception) -> opencore.Options:
+    """The check rulings a table chose (the same three options on ``character`` and ``check``)."""
+    return opencore.Options(save_direction=save_direction, willpower_composite=willpower_composite,
+                            perception=perception)
 
 
 @command("opencore character")
@@ -39,12 +40,11 @@ def character(
     rng: random.Random,
 ) -> Result:
     """Create an OpenCore character: abilities, COM rule, composites, saving throws and HP."""
-    options = opencore.Options(save_direction=save_direction, willpower_composite=willpower_composite,
-                               perception=perception)
+    options = _check_options(save_direction, willpower_composite, perception)
     given = opencore.parse_scores(scores or "")
     rolled = {code: given[code] if code in given else roll_total("1d100", rng) for code in opencore.ability_codes()}
     hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng))
-    checks = {kind: opencore.check(kind, hero.abilities, 1, options) for kind in opencore.check_kinds()}
+    checks = {kind: opencore.check_odds(kind, hero.abilities, options) for kind in opencore.check_kinds()}
     summary = {kind: {"name": c.rule.name, "rule": c.rule.describe(), "target": c.target, "chance": str(c.chance)}
                for kind, c in checks.items()}
     lines = [" ".join(f"{code} {value}" for code, value in hero.abilities.items())]
@@ -79,8 +79,7 @@ def check(
     rng: random.Random,
 ) -> Result:
     """Roll a saving throw, Awareness, Concentration or Perception check, with its exact chance."""
-    options = opencore.Options(save_direction=save_direction, willpower_composite=willpower_composite,
-                               perception=perception)
+    options = _check_options(save_direction, willpower_composite, perception)
     abilities = opencore.parse_scores(scores)
     missing = [code for code in opencore.needed_abilities(kind, options) if code not in abilities]
     if missing:
@@ -89,7 +88,9 @@ def check(
     verdict = "success" if result.success else "failure"
     text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}"
             f"{f' -> {result.result}' if result.rule.subtract else ''}: {verdict} (chance {result.chance})")
-    return {**_check_json(result), "text": text}
+    return {"kind": result.rule.kind, "name": result.rule.name, "rule": result.rule.describe(),
+            "roll": result.roll, "result": result.result, "target": result.target,
+            "success": result.success, "chance": str(result.chance), "text": text}
 
 
 @command("opencore crit")
@@ -160,10 +161,15 @@ def attack(
 ) -> Result:
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, and damage on a hit."""
     options = opencore.Options(str_damage=str_damage)
-    expression = None
+    expression = self_injury_expression = None
     if weapon is not None:  # checked before rolling, so a typo costs no dice
         expression = opencore.damage_expression(weapon, mode=mode, strength=strength, fortitude=fortitude,
                                                 options=options)
+        # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
+        self_injury_expression = opencore.damage_expression(weapon, mode=mode, strength=strength, options=options)
+    elif mode is not None or strength is not None or fortitude:
+        raise RollbookError("--mode, --strength and --fortitude are for the weapon's damage",
+                            hint="add --weapon, e.g. --weapon Sword")
     result = opencore.resolve_attack(
         _d100(attack_roll, "the attack roll", rng), _d100(defense_roll, "the defense roll", rng),
         attack_skill=attack_skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
@@ -186,10 +192,10 @@ def attack(
     }
     self_injury = fumbles.get("attacker", {}).get("self_damage_multiplier", 0)
     out["self_damage"] = None
-    if self_injury and expression is not None:
-        out["self_damage"] = _weapon_damage(expression, rng) * self_injury
-        lines.append(f"The attacker injures self: {expression}{f' x{self_injury}' if self_injury > 1 else ''}"
-                     f" = {out['self_damage']} damage")
+    if self_injury and self_injury_expression is not None:
+        out["self_damage"] = _weapon_damage(self_injury_expression, rng) * self_injury
+        lines.append(f"The attacker injures self: {self_injury_expression}"
+                     f"{f' x{self_injury}' if self_injury > 1 else ''} = {out['self_damage']} damage")
     if result.hit and expression is not None:
         row = opencore.weapon(weapon or "")
         multiplier = fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
@@ -237,16 +243,15 @@ def initiative(
     rng: random.Random,
 ) -> Result:
     """Individual initiative: 1d20 + DEX modifier + weapon speed factor + armor penalty (+20 after Bide)."""
-    speed = opencore.weapon(weapon)["speed"] if weapon else 0
-    penalty = opencore.armor(armor)["initiative_penalty"] if armor else 0
+    speed = opencore.weapon(weapon)["speed"] if weapon is not None else 0
+    penalty = opencore.armor(armor)["initiative_penalty"] if armor is not None else 0
     options = opencore.Options(dex_modifier=dex_modifier)
-    die = roll_total("1d20", rng) if roll is None else roll
-    result = opencore.individual_initiative(die, dex, speed_factor=speed, armor_penalty=penalty, bide=bide,
-                                            options=options)
+    result = opencore.individual_initiative(given_or_rolled(roll, "1d20", rng), dex, speed_factor=speed,
+                                            armor_penalty=penalty, bide=bide, options=options)
     parts = [f"{result.roll} (1d20)", f"{result.dex_modifier:+d} (DEX)"]
-    if weapon:
+    if weapon is not None:
         parts.append(f"{speed:+d} ({weapon})")
-    if armor:
+    if armor is not None:
         parts.append(f"{penalty:+d} ({armor})")
     if bide:
         parts.append(f"{result.bide_bonus:+d} (bide)")
@@ -263,10 +268,7 @@ def group_initiative(
     rng: random.Random,
 ) -> Result:
     """Group initiative: each side rolls 1d6, the higher acts first; ties roll again."""
-    rolls = [(roll_total("1d6", rng) if first_roll is None else first_roll,
-              roll_total("1d6", rng) if second_roll is None else second_roll)]
-    while (winner := opencore.group_initiative_winner(*rolls[-1])) is None:
-        rolls.append((roll_total("1d6", rng), roll_total("1d6", rng)))
+    rolls, winner = roll_off(first_roll, second_roll, "1d6", rng, opencore.group_initiative_winner)
     shown = ", then ".join(f"{a} vs {b}" for a, b in rolls)
     return {"rolls": [list(pair) for pair in rolls], "first": winner,
             "text": f"Group initiative {shown}: the {winner} side acts first"}

@@ -9,8 +9,11 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
+from typing import Callable, Literal, TypeVar
 
 from rollbook.errors import RollbookError
+
+Winner = TypeVar("Winner")
 
 
 def roll_total(expression: str, rng: random.Random) -> int:
@@ -18,6 +21,28 @@ def roll_total(expression: str, rng: random.Random) -> int:
     from rollbook.dice import roll  # imported late: the dice engine loads its parser on first use
 
     return roll(expression, rng).total
+
+
+def given_or_rolled(value: int | None, expression: str, rng: random.Random) -> int:
+    """The roll a player made at the table, or one the engine makes for them."""
+    return roll_total(expression, rng) if value is None else value
+
+
+def roll_off(first: int | None, second: int | None, expression: str, rng: random.Random,
+             decide: Callable[[int, int], Winner | None]) -> tuple[list[tuple[int, int]], Winner]:
+    """Two sides each roll ``expression`` (rolls already made are given); while ``decide`` calls the
+    pair a tie (None), both roll again. Returns every pair rolled and the winner."""
+    rolls = [(given_or_rolled(first, expression, rng), given_or_rolled(second, expression, rng))]
+    while (winner := decide(*rolls[-1])) is None:
+        rolls.append((roll_total(expression, rng), roll_total(expression, rng)))
+    return rolls, winner
+
+
+def higher(first: int, second: int) -> Literal["first", "second"] | None:
+    """Which of two results is higher; None when they tie."""
+    if first == second:
+        return None
+    return "first" if first > second else "second"
 
 
 def check_range(name: str, value: int, low: int, high: int, *, hint: str | None = None) -> int:

@@ -224,6 +224,11 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
         raise RollbookError(f"cannot take {take!r}", hint="take 10, 10+ or 20")
     odds = chances(modifier, dc, take)
     hopeless = impossible_on_20(modifier, dc)
+    if automatic and take is not None:
+        raise RollbookError(f"automatic success and taking {take} are two ways to skip the roll", hint="choose one")
+    if dice and (automatic or (impossible_fails and hopeless)):
+        reason = "automatic success" if automatic else "automatic failure (a 20 could not succeed)"
+        raise RollbookError(f"{reason} rolls no dice", hint="leave out the rolls")
     if automatic:
         if not can_succeed_automatically(modifier, dc):
             raise RollbookError(f"automatic success needs a modifier of at least the DC ({modifier} < {dc})",
@@ -262,6 +267,9 @@ def combine_multipliers(multipliers: Iterable[Fraction | int], *, real_world: bo
     Real-world values (weight, distance) multiply normally (x8 and x3 make x24).
     """
     values = [Fraction(m) for m in multipliers]
+    for value in values:
+        if value <= 0:
+            raise RollbookError(f"a multiplier must be more than 0, not {value}", hint="e.g. 2 for a double")
     if not values:
         return Fraction(1)
     if real_world:

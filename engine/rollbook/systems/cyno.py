@@ -14,7 +14,7 @@ from typing import Iterable, Literal, Sequence
 
 from rollbook import tables
 from rollbook.errors import LimitError, RollbookError
-from rollbook.systems import check_range, roll_total
+from rollbook.systems import check_range, higher, roll_total
 
 # Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
 BONUS_ABOVE, PENALTY_BELOW, PENALTY_STEP = 12, 9, 2
@@ -83,9 +83,8 @@ def initiative_die(combatants: int) -> int:
 
 def initiative_bonus(reflex: int, sides: int) -> int:
     """The reflex bonus applies on a d20, d30 or any die with more sides."""
-    if sides < tables.get("cyno.initiative").settings["reflex_bonus_from"]:
-        return 0
-    return attribute_bonus(reflex, INITIATIVE_STEP)
+    bonus = attribute_bonus(reflex, INITIATIVE_STEP)  # checks the reflex whatever the die
+    return bonus if sides >= tables.get("cyno.initiative").settings["reflex_bonus_from"] else 0
 
 
 @dataclass(frozen=True)
@@ -134,11 +133,7 @@ def hold_back_winner(first_roll: int, first_stress: int, second_roll: int, secon
     None on a tie: roll again (ruling cyno-initiative-ties)."""
     check_range("the first d20", first_roll, 1, 20)
     check_range("the second d20", second_roll, 1, 20)
-    first = first_roll + stress_modifier(first_stress)
-    second = second_roll + stress_modifier(second_stress)
-    if first == second:
-        return None
-    return "first" if first > second else "second"
+    return higher(first_roll + stress_modifier(first_stress), second_roll + stress_modifier(second_stress))
 
 
 @dataclass(frozen=True)
@@ -269,9 +264,12 @@ def critical_damage(damage: int) -> int:
 # --- dodging and parrying -----------------------------------------------------------------------
 
 
+DefenseAction = Literal["dodge", "blind dodge", "parry"]
+
+
 @dataclass(frozen=True)
 class Defense:
-    action: Literal["dodge", "blind dodge", "parry"]
+    action: DefenseAction
     success: bool
     actions_spent: int
     roll: int | None  # the d20, when one was rolled
@@ -281,17 +279,28 @@ class Defense:
     reason: str
 
 
-def _dodge_roll(strike_total: int, roll: int, reflex: int, bonus: int) -> tuple[bool, int, int]:
-    check_range("the dodge roll", roll, 1, 20)
+def _rolled_defense(action: DefenseAction, strike_total: int, roll: int | None, reflex: int, bonus: int,
+                    percentile: int | None = None, why: str = "") -> Defense:
+    """The dodge roll (a parry without skill is computed the same way): 1d20 + reflex modifier +
+    bonus succeeds at or above the strike's result; it costs one action."""
+    if roll is None:
+        raise RollbookError(f"a {action} needs its d20 roll")
+    check_range(f"the {action} roll", roll, 1, 20)
     modifier = dodge_modifier(reflex) + bonus
-    return roll + modifier >= strike_total, modifier, roll + modifier
+    total = roll + modifier
+    success = total >= strike_total
+    verdict = "at least" if success else "below"
+    return Defense(action, success, 1, roll, modifier, total, percentile,
+                   f"{why}{total} is {verdict} the strike's {strike_total}")
 
 
 def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, volley: int | None = None,
           blind_roll: int | None = None) -> Defense:
     """Dodge: 1d20 + reflex modifier + bonus, at least the strike's result. A volley of five or
     more missiles cannot be dodged; a blind dodge first needs 50 or under on a percentage roll."""
-    action: Literal["dodge", "blind dodge"] = "blind dodge" if blind_roll is not None else "dodge"
+    action: DefenseAction = "blind dodge" if blind_roll is not None else "dodge"
+    if roll is not None:  # checked whatever happens next, so bad input never depends on the dice
+        check_range(f"the {action} roll", roll, 1, 20)
     if volley is not None and volley >= UNDODGEABLE_VOLLEY:
         return Defense(action, False, 1, None, 0, None, None,
                        f"a volley of {volley} missiles cannot be dodged (five or more)")
@@ -300,13 +309,8 @@ def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, v
         if blind_roll > BLIND_DODGE_AT_OR_BELOW:
             return Defense(action, False, 1, None, 0, None, blind_roll,
                            f"blind dodge: {blind_roll} is over {BLIND_DODGE_AT_OR_BELOW}")
-    if roll is None:
-        raise RollbookError("a dodge needs its d20 roll")
-    success, modifier, total = _dodge_roll(strike_total, roll, reflex, bonus)
-    verdict = "at least" if success else "below"
     blind = f"blind roll {blind_roll} is {BLIND_DODGE_AT_OR_BELOW} or under; " if blind_roll is not None else ""
-    return Defense(action, success, 1, roll, modifier, total, blind_roll,
-                   f"{blind}{total} is {verdict} the strike's {strike_total}")
+    return _rolled_defense(action, strike_total, roll, reflex, bonus, blind_roll, blind)
 
 
 def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, hand_to_hand_skill: int | None = None,
@@ -322,16 +326,10 @@ def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, h
         verdict = "at or under" if success else "over"
         return Defense("parry", success, 0, None, 0, None, skill_roll,
                        f"{skill_roll} is {verdict} the hand-to-hand skill {hand_to_hand_skill}%")
-    if roll is None:
-        raise RollbookError("a parry needs its d20 roll")
-    success, modifier, total = _dodge_roll(strike_total, roll, reflex, bonus)
-    verdict = "at least" if success else "below"
-    return Defense("parry", success, 1, roll, modifier, total, None, f"{total} is {verdict} the strike's {strike_total}")
+    return _rolled_defense("parry", strike_total, roll, reflex, bonus)
 
 
 # --- damage rating ----------------------------------------------------------------------------
-
-
 
 
 def named_levels() -> dict[str, int]:

@@ -15,7 +15,7 @@ from typing import Literal, Mapping
 
 from rollbook import tables
 from rollbook.errors import RollbookError
-from rollbook.systems import check_range
+from rollbook.systems import check_range, higher
 
 ABILITY_LOW, ABILITY_HIGH = 1, 100  # "Roll a 1d100 for each ability. Range 1 - 100."
 D100 = range(1, 101)
@@ -221,6 +221,16 @@ def check_kinds() -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class CheckOdds:
+    """A check before rolling: the score it is compared with and the exact chance of success."""
+
+    rule: CheckRule
+    target: int
+    minus: int  # the ability subtracted from the roll (0 for none)
+    chance: Fraction
+
+
+@dataclass(frozen=True)
 class CheckResult:
     rule: CheckRule
     roll: int  # the 1d100
@@ -246,13 +256,12 @@ def _succeeds(rule: CheckRule, result: int, target: int) -> bool:
     return result > target
 
 
-def check(kind: str, abilities: Mapping[str, int], roll: int, options: Options = DEFAULT) -> CheckResult:
-    """A saving throw or Perception/Awareness/Concentration check with the 1d100 ``roll``."""
+def check_odds(kind: str, abilities: Mapping[str, int], options: Options = DEFAULT) -> CheckOdds:
+    """What a saving throw or Perception/Awareness/Concentration check needs, and its exact chance."""
     rules = check_rules(options)
     if kind not in rules:
         raise RollbookError(f"unknown check {kind!r}", hint="one of: " + ", ".join(rules))
     rule = rules[kind]
-    check_range("the roll", roll, 1, 100)
     target = _target_score(rule, abilities)
     minus = 0
     if rule.subtract:
@@ -260,8 +269,15 @@ def check(kind: str, abilities: Mapping[str, int], roll: int, options: Options =
             raise RollbookError(f"{rule.name} needs {rule.subtract}", hint=rule.describe())
         minus = abilities[rule.subtract]
     chance = Fraction(sum(_succeeds(rule, r - minus, target) for r in D100), len(D100))
-    result = roll - minus
-    return CheckResult(rule, roll, result, target, _succeeds(rule, result, target), chance)
+    return CheckOdds(rule, target, minus, chance)
+
+
+def check(kind: str, abilities: Mapping[str, int], roll: int, options: Options = DEFAULT) -> CheckResult:
+    """A saving throw or Perception/Awareness/Concentration check with the 1d100 ``roll``."""
+    check_range("the roll", roll, 1, 100)
+    odds = check_odds(kind, abilities, options)
+    result = roll - odds.minus
+    return CheckResult(odds.rule, roll, result, odds.target, _succeeds(odds.rule, result, odds.target), odds.chance)
 
 
 def needed_abilities(kind: str, options: Options = DEFAULT) -> tuple[str, ...]:
@@ -295,9 +311,7 @@ def group_initiative_winner(first: int, second: int) -> Literal["first", "second
     """The side with the higher 1d6 acts first; None on a tie (roll again: opencore-group-initiative-ties)."""
     for name, value in (("first side", first), ("second side", second)):
         check_range(f"the {name}'s roll", value, 1, 6)
-    if first == second:
-        return None
-    return "first" if first > second else "second"
+    return higher(first, second)
 
 
 @dataclass(frozen=True)
@@ -342,14 +356,6 @@ def armor(name: str) -> tables.Row:
     return _find("opencore.armor", "armor", name)
 
 
-def weapon_names() -> tuple[str, ...]:
-    return tuple(row["weapon"] for row in tables.get("opencore.weapons").rows)
-
-
-def armor_names() -> tuple[str, ...]:
-    return tuple(row["armor"] for row in tables.get("opencore.armor").rows)
-
-
 def strength_term(strength: int, options: Options = DEFAULT) -> int:
     """What ``+STR`` adds to damage (ruling opencore-str-damage; option str_damage=score)."""
     check_range("STR", strength, ABILITY_LOW, ABILITY_HIGH)
@@ -362,7 +368,7 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
     row = weapon(weapon_name)
     if "modes" in row:
         modes = {m["mode"]: m["damage"] for m in row["modes"]}
-        chosen = (mode or row["modes"][0]["mode"]).lower()
+        chosen = (mode or row["modes"][0]["mode"]).strip().lower()
         if chosen not in modes:
             raise RollbookError(f"{row['weapon']} has no mode {mode!r}", hint="one of: " + ", ".join(modes))
         expression = modes[chosen]
@@ -445,6 +451,9 @@ def stun_defense_penalty() -> int:
 
 def effective_mental_power(power: int, magic_resistance: int) -> int:
     """mental power - magic resistance, never below 0 (ruling opencore-mental-power-threshold)."""
+    for name, value in (("a mental power's score", power), ("magic resistance", magic_resistance)):
+        if value < 0:
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
     return max(0, power - magic_resistance)
 
 

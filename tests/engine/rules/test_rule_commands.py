@@ -173,3 +173,82 @@ def test_huge_numbers_are_refused_not_computed(capsys):
     assert "the DC must be between -1000 and 1000" in fails(
         capsys, "codex", "check", "--modifier", "0", "--dc", "1000000000")
     assert "at most 1,000,000 combatants" in fails(capsys, "cyno", "initiative", "--combatants", "10000000")
+
+
+# --- found in review: each of these failed before its fix -----------------------------------------
+
+HUGE = int("9" * 4299)  # still a valid int to parse and print; arithmetic on it was not
+
+
+@pytest.mark.parametrize("argv", [
+    ["cyno", "damage", str(HUGE), "--weapon-level", "E", "--target-level", "a"],
+    ["cyno", "strike", "--roll", "12", "--aim", str(HUGE), "--skill", "50"],
+    ["opencore", "attack", "--attack-skill", str(HUGE), "--defense-skill", "1"],
+    ["opencore", "mental-power", "--power", str(HUGE)],
+])
+def test_numbers_too_large_to_compute_with_are_refused(capsys, argv):
+    assert "must be between -1,000,000,000,000 and 1,000,000,000,000" in fails(capsys, *argv)
+
+
+def test_the_api_refuses_huge_numbers_with_a_limit_error():
+    answer = api.call_json(json.dumps({"command": "cyno dodge", "args": {"strike": 9, "bonus": HUGE, "roll": 3}}))
+    error = json.loads(answer)["error"]
+    assert error["kind"] == "limit" and "'bonus' must be between" in error["message"]
+
+
+def test_a_fumbling_attacker_is_not_protected_by_the_defenders_fortitude(capsys):
+    """Fortitude 6 leaves a Rifle (3d10) no dice against the defender, but the attacker's own rifle
+    still does 3d10 to himself."""
+    for seed in range(300):
+        out = run(capsys, "opencore", "attack", "--attack-skill", "40", "--defense-skill", "30", "--attack-roll", "3",
+                  "--defense-roll", "50", "--weapon", "Rifle", "--fortitude", "6", "--seed", str(seed))
+        multiple = out["fumbles"]["attacker"]["self_damage_multiplier"]
+        if multiple:
+            assert out["damage_expression"] == "0"  # what would reach the defender
+            assert 3 * multiple <= out["self_damage"] <= 30 * multiple
+            return
+    pytest.fail("no seed gave a fumble that injures the attacker")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["opencore", "initiative", "--dex", "50", "--weapon", ""], "unknown weapon ''"),
+    (["opencore", "initiative", "--dex", "50", "--armor", ""], "unknown armor ''"),
+    (["opencore", "mental-power", "--power", "-5"], "a mental power's score cannot be negative"),
+    (["opencore", "mental-power", "--power", "5", "--resistance", "-30"], "magic resistance cannot be negative"),
+    (["opencore", "attack", "--attack-skill", "1", "--defense-skill", "1", "--mode", "burst"], "add --weapon"),
+    (["opencore", "attack", "--attack-skill", "1", "--defense-skill", "1", "--strength", "500"], "add --weapon"),
+    (["codex", "check", "--modifier", "20", "--dc", "10", "--automatic", "--rolls", "5"],
+     "automatic success rolls no dice"),
+    (["codex", "check", "--modifier", "1", "--dc", "30", "--impossible-fails", "--rolls", "5"],
+     "automatic failure (a 20 could not succeed) rolls no dice"),
+    (["codex", "check", "--modifier", "20", "--dc", "10", "--automatic", "--take", "10"],
+     "automatic success and taking 10 are two ways to skip the roll"),
+    (["codex", "multiply", "--by", "0", "--by", "2"], "a multiplier must be more than 0, not 0"),
+    (["cyno", "initiative", "--combatants", "3", "--reflex", "-4"], "an attribute cannot be negative (-4)"),
+    (["cyno", "parry", "--strike", "10", "--skill", "50", "--roll", "12"], "give --skill-roll instead of --roll"),
+    (["cyno", "strike", "--roll", "3", "--aim", "1"], "add --skill"),
+    (["cyno", "strike", "--roll", "3", "--aim", "1", "--skill", "50", "--location-roll", "0"],
+     "the aiming percentage roll must be between 1 and 100, not 0"),
+    (["cyno", "dodge", "--strike", "10", "--roll", "0", "--blind", "--blind-roll", "60"],
+     "blind dodge roll must be between 1 and 20, not 0"),
+])
+def test_inputs_that_were_silently_ignored_or_checked_only_on_some_rolls(capsys, argv, message):
+    assert message in fails(capsys, *argv)
+
+
+def test_an_aimed_strike_that_misses_accepts_its_location_roll(capsys):
+    out = run(capsys, "cyno", "strike", "--roll", "3", "--aim", "1", "--skill", "50", "--location-roll", "50")
+    assert out["hit"] is False and out["exact_location"] is None
+
+
+def test_assault_rifle_mode_is_read_like_the_weapon_name(capsys):
+    out = run(capsys, "opencore", "weapon", "assault rifle", "--mode", " Burst ", "--seed", "1")
+    assert out["damage_expression"] == "3d10+10"
+
+
+def test_the_strike_help_lists_every_chart_condition():
+    from rollbook import commands
+    from rollbook.systems import cyno
+
+    help_text = {p.name: p.help for p in commands.load_all()["cyno strike"].params}["condition"]
+    assert all(condition in help_text for condition in cyno.condition_rows())

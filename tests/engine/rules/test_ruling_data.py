@@ -65,3 +65,12 @@ def test_ruling_fields_match_the_contract():
     assert names == ["id", "title", "rule_set", "rule", "question", "reading", "why", "alternative", "option"]
     hints = typing.get_type_hints(rulings.Ruling)
     assert hints["alternative"] == str | None and hints["option"] == str | None
+
+
+def test_the_death_threshold_ruling_says_what_the_engine_does():
+    """The engine bleeds only below 0 HP, as the seed says ("reduced to negative HP's")."""
+    from rollbook.systems import opencore
+
+    assert not opencore.bleeding(0, 32) and opencore.bleeding(-1, 32)
+    reading = rulings.get("opencore-death-threshold").reading
+    assert "Below 0 HP" in reading and "0 HP or below a character is unconscious and loses" not in reading

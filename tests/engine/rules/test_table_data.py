@@ -170,3 +170,39 @@ def test_every_ruling_a_table_cites_exists():
         for row in table.rows:
             if "ruling" in row:
                 rulings.get(row["ruling"])
+
+
+def test_the_printed_non_range_tables_and_the_rule_lookups_agree():
+    """Every printed cell the rules read (armor, weapons, DC, strike charts, metric levels) is the
+    value the rule functions use."""
+    from fractions import Fraction
+
+    from rollbook.systems import codex, cyno, opencore
+
+    for name, rating, penalty, _ in tables.display("opencore.armor").rows:
+        row = opencore.armor(name)
+        assert (str(row["damage_rating"]), tables.format_modifier(row["initiative_penalty"])) == (rating, penalty)
+    for name, speed, damage, critical in tables.display("opencore.weapons").rows:
+        row = opencore.weapon(name)
+        assert str(row["speed"]) == speed and critical.lower() == row.get("critical", "per weapon")
+        for part in damage.split("; "):
+            expression, _, mode = part.partition(" ")
+            if expression[0].isdigit():
+                with_str = opencore.damage_expression(name, mode=mode or None, strength=50)  # STR 50: +0
+                assert with_str == expression.replace("+STR", "")
+    for complexity, dc in tables.display("codex.dc").rows:
+        assert codex.dc_for(complexity) == int(dc)
+    lines = {row["condition"]: row for row in cyno.condition_rows().values()}
+    for modifier, condition in (tables.display("cyno.strike.bonuses").rows + tables.display("cyno.strike.penalties").rows):
+        if condition in lines:
+            (mod,) = cyno.strike_modifiers(conditions=[lines[condition]["id"]])
+            assert tables.format_modifier(mod.modifier) == modifier
+    for skill in range(0, 101):
+        line = cyno.weaponry_skill_line(skill)
+        printed = [m for m, c in tables.display("cyno.strike.bonuses").rows + tables.display("cyno.strike.penalties").rows
+                   if c == tables.strike_condition(line)]
+        assert printed == [tables.format_modifier(line["modifier"])]
+    for prefix, symbol, conversion, rating in tables.display("cyno.metric").rows:
+        level = cyno.parse_level("" if symbol == "-" else symbol)
+        assert cyno.parse_level(rating) == level
+        assert cyno.convert(1, 0, level) == Fraction(conversion.replace(",", ""))  # one DP in that level's units
