@@ -65,7 +65,7 @@ test-pyodide: setup $(VENDOR)/.installed build
 	node tests/pyodide/run.mjs
 
 bench: setup build
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/dice.py
 	node benchmarks/pyodide.mjs --write-readme
 
 clean:

@@ -1,6 +1,6 @@
 // The page side of the engine: `ask(request)` sends one JSON request to the shared engine worker
 // and resolves with its JSON response, e.g.
-//   const answer = await ask({ command: "roll", args: { expression: "2d6" }, seed: 7 });
+//   const answer = await ask({ command: "roll", args: { expression: "2d6", seed: 7 } });
 // The worker (and Pyodide inside it) starts on the first ask, once per page, and is kept for the
 // rest of the visit. Failures arrive as responses with ok: false, never as rejections, so a
 // widget has one code path: show answer.result or answer.error.message.

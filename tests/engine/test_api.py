@@ -114,3 +114,18 @@ def test_every_command_has_a_summary_and_documented_parameters():
         assert entry["summary"], entry["command"]
         for param in entry["params"]:
             assert param["help"], f"{entry['command']} --{param['name']} has no help text"
+
+
+def test_a_bug_in_a_command_is_answered_as_an_internal_error():
+    @command("test broken")
+    def broken(*, value: Annotated[int, Arg("anything")] = 0) -> dict:
+        """Fail the way a bug would."""
+        return {"ratio": 1 // value}
+
+    try:
+        response = request("test broken", value=0)
+    finally:
+        del commands.REGISTRY["test broken"]
+    assert response["ok"] is False
+    assert response["error"]["kind"] == "internal"
+    assert "ZeroDivisionError" in response["error"]["message"]
