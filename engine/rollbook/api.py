@@ -50,6 +50,8 @@ def call_json(text: str) -> str:
         request = json.loads(text)
     except ValueError as error:
         return dumps(_failure(None, "input", f"the request is not valid JSON: {error}"))
+    except RecursionError:  # "[[[[…]]]]" nested thousands deep: CPython's decoder recurses
+        return dumps(_failure(None, "limit", "the request is nested too deeply to be a request"))
     return dumps(call(request))
 
 

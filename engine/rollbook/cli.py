@@ -8,6 +8,7 @@ Bad input exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, NoReturn, Sequence
 
@@ -15,6 +16,11 @@ from rollbook import __version__, api, commands
 from rollbook.errors import RollbookError
 
 EXIT_BAD_INPUT = 2
+
+# A value that starts with a minus but is no option: a negative roll ("-1d4+3", "-(2d6)") or
+# number. argparse would read it as an unknown option; a leading space keeps it a value, and
+# both the dice parser and int() ignore the space.
+_NEGATIVE_VALUE = re.compile(r"-(\d|\(|\{|d[\d%fF])")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,7 +80,8 @@ def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    options = vars(parser.parse_args(argv))
+    argv = sys.argv[1:] if argv is None else argv
+    options = vars(parser.parse_args([" " + a if _NEGATIVE_VALUE.match(a) else a for a in argv]))
     name = options.pop("_command", None)
     if name is None:
         parser.print_help(sys.stderr)
@@ -86,7 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RollbookError as error:
         print(f"rollbook {name}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(api.dumps(result) if as_json else render_text(result))
+    try:
+        print(api.dumps(result) if as_json else render_text(result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rollbook prob 50d100 --json | head`: the reader left, nothing is wrong
+        sys.stdout = None  # type: ignore[assignment]  # stops Python's own failing flush at exit
     return 0
 
 

@@ -129,3 +129,17 @@ def test_a_bug_in_a_command_is_answered_as_an_internal_error():
     assert response["ok"] is False
     assert response["error"]["kind"] == "internal"
     assert "ZeroDivisionError" in response["error"]["message"]
+
+
+def test_deeply_nested_json_is_refused_not_raised():
+    text = "[" * 4999 + "]" * 4999
+    response = json.loads(api.call_json(text))
+    assert response["ok"] is False
+
+
+@pytest.mark.parametrize("expression", ["-1d4+3", "-(2d6)", "-d20"])
+def test_cli_reads_a_negative_expression_as_the_expression(expression, capsys):
+    assert cli.main(["roll", expression, "--seed", "3", "--json"]) == 0
+    total = json.loads(capsys.readouterr().out)["total"]
+    assert total == json.loads(api.call_json(json.dumps(
+        {"command": "roll", "args": {"expression": expression, "seed": 3}})))["result"]["total"]
