@@ -67,7 +67,7 @@ test-pyodide: setup $(VENDOR)/.installed build
 	node tests/pyodide/run.mjs
 
 bench: setup build
-	$(PY) benchmarks/dice.py
+	$(PY) benchmarks/dice.py --write-readme
 	node benchmarks/pyodide.mjs --write-readme
 
 clean:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Annotated
 
 from rollbook.commands import Arg, Result, command
-from rollbook.dice import distribution, limits, roll
+from rollbook.dice import Budget, distribution, limits, plan, roll
 from rollbook.errors import LimitError, RollbookError
 
 EXPRESSION = Arg("a dice expression, e.g. 4d6kh3, 1d20+5 or d%", metavar="EXPR")
@@ -26,10 +26,14 @@ def roll_command(
         raise RollbookError(f"count must be at least 1, not {count}")
     if count > limits.MAX_REPEATS:
         raise LimitError(f"at most {limits.MAX_REPEATS:,} rolls at once, not {count:,}")
-    results = [roll(expression, rng) for _ in range(count)]
+    budget = Budget()  # one limit on the dice rolled for the whole request
+    plan(expression, count, budget)
+    results = [roll(expression, rng, budget) for _ in range(count)]
     if count == 1:
         return results[0].to_json()
     first = results[0]
+    # each die is listed once, in "dice" (its term says which roll it belongs to): JSON stays small
+    dice = [dict(term, roll=i) for i, r in enumerate(results, 1) for term in r.dice]
     return {
         "expression": first.expression,
         "label": first.label,
@@ -37,8 +41,8 @@ def roll_command(
         "total": sum(r.total for r in results),
         "totals": [r.total for r in results],
         "text": "\n".join(r.text for r in results),
-        "dice": [term for r in results for term in r.dice],
-        "rolls": [r.to_json() for r in results],
+        "dice": dice,
+        "rolls": [{"total": r.total, "text": r.text} for r in results],
     }
 
 
@@ -66,10 +70,15 @@ def prob_command(
     if dist.residual:
         lines.append(f"(chains cut where less than {float(dist.residual):.1e} of the probability is left out)")
     if at_least is not None:
-        p = dist.p_at_least(at_least)
+        p, p_max = dist.p_at_least_bounds(at_least)
         result["at_least"] = at_least
         result["p_at_least"] = str(p)
-        lines.append(f"P(total >= {at_least}) = {p} ≈ {_percent(p)}")
+        result["p_at_least_max"] = str(p_max)  # the same unless the residual (a cut chain's tail) may count
+        if p_max == p:
+            lines.append(f"P(total >= {at_least}) = {p} ≈ {_percent(p)}")
+        else:
+            lines.append(f"P(total >= {at_least}) is between {p} and {p_max} ≈ {_percent(p)} "
+                         "(the residual left out may count or not)")
     rows = list(probabilities.items())
     width = max(len(str(v)) for v, _ in rows)
     peak = max(p for _, p in rows)

@@ -11,10 +11,12 @@ type instead; the grammar is on the site's dice notation page (docs/dice-notatio
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
-from rollbook.dice.checks import check
+from rollbook.dice.checks import check_rolls
 from rollbook.dice.exact import Distribution, die_value, distribution_of
 from rollbook.dice.errors import DiceError, DiceLimitError, DiceSyntaxError
+from rollbook.dice.limits import AMPLE, MAX_ROLLED, Budget
 from rollbook.dice.notation import canonical
 from rollbook.dice.parser import parse_tree
 from rollbook.dice.results import Die, RollResult
@@ -22,34 +24,60 @@ from rollbook.dice.roller import Runner, compile_tree, model
 from rollbook.dice.tree import Expression
 
 __all__ = ["parse", "roll", "distribution", "canonical", "Distribution", "RollResult", "Die", "Expression",
-           "DiceError", "DiceSyntaxError", "DiceLimitError"]
+           "DiceError", "DiceSyntaxError", "DiceLimitError", "Budget", "plan"]
 
-_checked: dict[str, tuple[Expression, Runner]] = {}  # expression text -> checked tree, compiled roller
+
+class Prepared(NamedTuple):
+    """A checked expression, ready to roll again and again."""
+
+    tree: Expression
+    run: Runner
+    least: int  # dice one roll rolls at the fewest
+    most: float  # and at the most (inf when rerolls or explosions leave it open)
+    alone: Budget | None  # AMPLE when one roll can never exceed the limit: nothing to count
+
+
+_checked: dict[str, Prepared] = {}  # expression text -> checked tree, compiled roller
 _CACHE_SIZE = 512
 
 
-def _prepared(expression: str) -> tuple[Expression, Runner]:
+def _prepared(expression: str) -> Prepared:
     hit = _checked.get(expression)
     if hit is None:
         if not isinstance(expression, str):
             raise DiceError(f"a dice expression must be text, not {type(expression).__name__}")
         tree = parse_tree(expression)
-        check(tree)
+        least, most = check_rolls(tree)
         if len(_checked) >= _CACHE_SIZE:
             _checked.clear()
-        hit = _checked[expression] = (tree, compile_tree(tree.root))
+        alone = AMPLE if most <= MAX_ROLLED else None
+        hit = _checked[expression] = Prepared(tree, compile_tree(tree.root), least, most, alone)
     return hit
 
 
 def parse(expression: str) -> Expression:
     """Text to a checked syntax tree; raises DiceError (with the column) for bad input."""
-    return _prepared(expression)[0]
+    return _prepared(expression).tree
 
 
-def roll(expression: str, rng: random.Random | None = None) -> RollResult:
-    """Roll once. Cryptographic randomness unless an ``rng`` (e.g. ``random.Random(seed)``) is given."""
-    tree, run = _prepared(expression)
-    return RollResult(tree, run(rng or random.SystemRandom()))
+def plan(expression: str, times: int, budget: Budget) -> None:
+    """Refuse before rolling when ``times`` rolls cannot fit in the budget (see limits.MAX_ROLLED)."""
+    p = _prepared(expression)
+    budget.plan(p.least, p.most, times)
+
+
+def roll(expression: str, rng: random.Random | None = None, budget: Budget | None = None) -> RollResult:
+    """Roll once. Cryptographic randomness unless an ``rng`` (e.g. ``random.Random(seed)``) is given.
+
+    Every die rolled is spent from ``budget``: one request's limit across many rolls (``--count``).
+    Without one, this roll alone may roll at most limits.MAX_ROLLED dice."""
+    tree, run, least, most, alone = _prepared(expression)
+    if budget is None and alone is not None:
+        budget = alone  # checked when first parsed: this roll alone cannot run short
+    else:
+        budget = budget or Budget()
+        budget.plan(least, most)
+    return RollResult(tree, run(rng or random.SystemRandom(), budget))
 
 
 def clear_caches() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rollbook.dice import faces as F
 from rollbook.dice import limits
 from rollbook.dice.errors import DiceError
-from rollbook.dice.tree import Chain, Dice, Expression, Group, Negate, Node, Number, Parens
+from rollbook.dice.tree import Chain, Dice, Expression, Group, Keep, Negate, Node, Number, Parens
 
 INF = float("inf")
 Bounds = tuple[float, float]
@@ -20,18 +20,31 @@ MAX_SIDES_SPAN = 100  # computed sides with conditions are checked one by one, f
 
 def check(expr: Expression) -> Bounds:
     """Raise DiceError for anything that cannot be rolled; return the bounds of the total."""
+    return bounds(expr.root, _DiceCounter())
+
+
+def check_rolls(expr: Expression) -> tuple[int, float]:
+    """``check``, and the fewest and the most dice one roll of it can roll (``INF`` when rerolls
+    or explosions leave the most open): what limits.Budget.plan needs before rolling."""
     counter = _DiceCounter()
-    result = bounds(expr.root, counter)
-    return result
+    bounds(expr.root, counter)
+    return counter.least, counter.most
 
 
 class _DiceCounter:
     def __init__(self) -> None:
-        self.total = 0
+        self.total = 0  # dice written (each term's largest count)
+        self.least = 0  # dice rolled, at the fewest
+        self.most: float = 0  # dice rolled, at the most
 
     def add(self, n: float, column: int) -> None:
         self.total += int(n)
         limits.check_dice(self.total, column or None)
+
+    def rolls(self, fewest: int, most: int, each: float) -> None:
+        """A term of ``fewest`` to ``most`` dice, each rolled up to ``each`` times."""
+        self.least += fewest
+        self.most += _mul(most, each)
 
 
 def _mul(a: float, b: float) -> float:
@@ -94,7 +107,7 @@ def _show(x: float) -> str:
     return "any size" if x in (INF, -INF) else str(int(x))
 
 
-def kept_count(keep, n: int) -> int:
+def kept_count(keep: Keep, n: int) -> int:
     """How many of ``n`` dice (or group items) a keep/drop leaves."""
     if keep.mode in ("kh", "kl"):
         return min(keep.count, n)
@@ -115,6 +128,7 @@ def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
         what = f"cannot roll {cmin} dice" if cmin == cmax else f"the number of dice can be negative (as low as {cmin})"
         raise DiceError(what, column=column or None, hint="roll 0 or more dice")
     counter.add(cmax, column)
+    counter.rolls(cmin, cmax, _rolls_per_die(d))
     if isinstance(d.sides, str):
         F.validate(d, d.sides)
         values = _roll_values(d, d.sides)
@@ -150,6 +164,13 @@ def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
         per_die_max = INF if d.explode and d.explode.kind != "!!" else 1
         return 0, _mul(nmax, per_die_max)
     return min(_mul(nmin, lo), _mul(nmax, lo)), max(_mul(nmin, hi), _mul(nmax, hi))
+
+
+def _rolls_per_die(d: Dice) -> float:
+    """The most times one die of the term is rolled: 'ro' twice; 'r', '!' and 'oe' open-ended."""
+    if d.explode or d.open_ended or (d.reroll and not d.reroll.once):
+        return INF
+    return 2 if d.reroll else 1
 
 
 def _roll_values(d: Dice, sides: int | str) -> list[int]:

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from typing import Callable
 
 from rollbook.dice import faces as F
 from rollbook.dice import limits
@@ -111,11 +112,11 @@ def _unpack_int(x: int, span: int, nbytes: int) -> list[int]:
     return [frombytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
 
 
-def _pack_dec(coeffs: list[int], width: int):
+def _pack_dec(coeffs: list[int], width: int) -> decimal.Decimal:
     return decimal.Decimal("".join(str(c).zfill(width) for c in reversed(coeffs)))
 
 
-def _unpack_dec(x, span: int, width: int) -> list[int]:
+def _unpack_dec(x: decimal.Decimal, span: int, width: int) -> list[int]:
     digits = format(x, "f").zfill(span * width)
     n = len(digits)
     return [int(digits[n - (i + 1) * width:n - i * width]) for i in range(span)]
@@ -167,7 +168,7 @@ def add(a: Weights, b: Weights) -> Weights:
     return _pairwise(a, b, lambda x, y: x + y)  # sparse values far apart
 
 
-def _pairwise(a: Weights, b: Weights, op) -> Weights:
+def _pairwise(a: Weights, b: Weights, op: Callable[[int, int], int]) -> Weights:
     """Any operation on two independent values, outcome pair by outcome pair (sparse inputs)."""
     if len(b.weights) == 1:  # by a constant: one pass
         ((k, wk),) = b.weights.items()
@@ -210,7 +211,7 @@ def negate(a: Weights) -> Weights:
     return Weights({-v: w for v, w in a.weights.items()}, a.denominator)
 
 
-def map_values(a: Weights, f) -> Weights:
+def map_values(a: Weights, f: Callable[[int], int]) -> Weights:
     out: dict[int, int] = {}
     for v, w in a.weights.items():
         k = f(v)
@@ -268,7 +269,7 @@ def _sub_sum(a: Weights, b: Weights) -> Weights:
     return Weights(out, common)
 
 
-def _split(roll: Weights, test) -> tuple[Weights, Weights]:
+def _split(roll: Weights, test: Callable[[int], bool]) -> tuple[Weights, Weights]:
     yes = {v: w for v, w in roll.weights.items() if test(v)}
     no = {v: w for v, w in roll.weights.items() if not test(v)}
     return Weights(yes, roll.denominator), Weights(no, roll.denominator)
@@ -318,7 +319,7 @@ def success_count(d: Dice, sides: int | str, cond: Condition, tol: Fraction) -> 
 
 # --- keep and drop: order statistics --------------------------------------------------------------
 
-def keep(die: Weights, n: int, keep_rule: Keep, score=None) -> Weights:
+def keep(die: Weights, n: int, keep_rule: Keep, score: Callable[[int], int] | None = None) -> Weights:
     """The sum (of ``score(v)``, default ``v``) of the dice a keep/drop leaves among ``n``
     independent dice distributed as ``die``.
 
@@ -547,10 +548,23 @@ class Distribution:
         return Fraction(self._w.weights.get(t, 0), self._w.denominator)
 
     def p_at_least(self, t: int) -> Fraction:
+        """P(total >= t) over the computed outcomes: exact when ``residual`` is 0; otherwise the
+        truth lies between this and this + residual (see ``p_at_least_bounds``)."""
         return Fraction(sum(w for v, w in self._w.weights.items() if v >= t), self._w.denominator)
 
     def p_at_most(self, t: int) -> Fraction:
+        """P(total <= t) over the computed outcomes; see ``p_at_least``."""
         return Fraction(sum(w for v, w in self._w.weights.items() if v <= t), self._w.denominator)
+
+    def p_at_least_bounds(self, t: int) -> tuple[Fraction, Fraction]:
+        """The lowest and highest P(total >= t) can be: the neglected tail of a cut chain (the
+        residual) is not placed, so it may or may not count."""
+        p = self.p_at_least(t)
+        return p, min(p + self.residual, Fraction(1))
+
+    def p_at_most_bounds(self, t: int) -> tuple[Fraction, Fraction]:
+        p = self.p_at_most(t)
+        return p, min(p + self.residual, Fraction(1))
 
     def __repr__(self) -> str:
         return f"<Distribution {self.expression}: {self.min}..{self.max}, mean {self.mean:.4g}>"

@@ -44,3 +44,37 @@ def check_outcomes(count: int) -> None:
 # under a second, also in the browser, whatever the shape of the expression.
 MAX_WORK = 8_000_000
 MAX_REPEATS = 100  # rolls of one expression asked for at once (--count)
+# Dice actually rolled for one request: every reroll, explosion and open-ended roll counts, across
+# the whole --count. 100 rolls of 4d6kh3 are 400, of 10d10! about 1,100; 10,000 rolls take about
+# 15 ms and their JSON, die by die, stays under about 1 MB.
+MAX_ROLLED = 10_000
+ROLLED_WHAT = "dice rolled in one request, rerolls and explosions included"
+ROLLED_HINT = "roll fewer dice at once"
+
+
+class Budget:
+    """The dice one request may still roll (MAX_ROLLED): checked before rolling where the worst
+    case is known, and spent die by die while rolling where it is not (rerolls, explosions)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, dice: float = MAX_ROLLED) -> None:
+        self.left = dice
+
+    def plan(self, least: int, most: float, times: int = 1) -> None:
+        """Refuse before any die falls: ``times`` rolls need at least ``least`` dice each and at
+        most ``most`` (``inf`` when rerolls or explosions leave it open)."""
+        if least * times > self.left:
+            raise too_many(ROLLED_WHAT, MAX_ROLLED, hint=f"this needs at least {least * times:,}; {ROLLED_HINT}")
+        if most != float("inf") and most * times > self.left:
+            raise too_many(ROLLED_WHAT, MAX_ROLLED, hint=f"this can need {int(most * times):,}; {ROLLED_HINT}")
+
+    def spend(self, dice: int) -> None:
+        self.left -= dice
+        if self.left < 0:
+            raise too_many(ROLLED_WHAT, MAX_ROLLED, hint=f"this roll kept on rerolling or exploding; {ROLLED_HINT}")
+
+
+# A budget that cannot run short, for one roll whose worst case was checked to fit before rolling
+# (inf minus anything stays inf, so sharing it is safe).
+AMPLE = Budget(float("inf"))

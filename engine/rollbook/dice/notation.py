@@ -7,7 +7,7 @@ last so that a comparison after ``!`` can only be the explosion's own condition.
 
 from __future__ import annotations
 
-from rollbook.dice.tree import Chain, Condition, Dice, Expression, Group, Negate, Node, Number, Parens
+from rollbook.dice.tree import Chain, Condition, Dice, Expression, Group, Keep, Negate, Node, Number, Parens
 
 
 def canonical(expr: Expression) -> str:
@@ -65,7 +65,7 @@ def dice_text(d: Dice, count: str | None = None, sides: str | None = None) -> st
     return "".join(out)
 
 
-def keep_success_text(keep, success: Condition | None) -> str:
+def keep_success_text(keep: Keep | None, success: Condition | None) -> str:
     text = f"{keep.mode}{keep.count}" if keep else ""
     if success:
         text += f"{success.op}{success.value}"

@@ -9,17 +9,20 @@ The grammar is documented, in EBNF, in docs/dice-notation.md.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable, Literal
 
 from rollbook.dice import limits
 from rollbook.dice.errors import DiceSyntaxError
 from rollbook.dice.tree import (
     Chain,
+    Comparison,
     Condition,
     Dice,
     Explode,
     Expression,
     Group,
     Keep,
+    KeepMode,
     Negate,
     Node,
     Number,
@@ -29,8 +32,8 @@ from rollbook.dice.tree import (
 )
 
 MAX_NUMBER_DIGITS = 9  # constants up to 999,999,999: enough for any table, small enough to stay fast
-COMPARISONS = (">=", "<=", ">", "<", "=")  # longest first
-KEEP_WORDS = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"}
+COMPARISONS: tuple[Comparison, ...] = (">=", "<=", ">", "<", "=")  # longest first
+KEEP_WORDS: dict[str, KeepMode] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"}
 OPEN_WORDS = {"oe": "both", "oel": "low", "oeh": "high"}
 MODIFIER_WORDS = ("oel", "oeh", "oe", "kh", "kl", "dh", "dl", "ro", "mi", "ma", "k", "d", "r")  # longest first
 EXAMPLE = "e.g. 1d20+5, 4d6kh3 or 2d6+1d4"
@@ -120,7 +123,7 @@ class _Parser:
     def product(self, after: str | None = None) -> Node:
         return self.chain("*/", self.unary, after)
 
-    def chain(self, ops: str, operand, after: str | None) -> Node:
+    def chain(self, ops: str, operand: Callable[[str | None], Node], after: str | None) -> Node:
         first = operand(after)
         rest: list[tuple[str, Node]] = []
         columns: list[int] = []
@@ -177,7 +180,7 @@ class _Parser:
         self.skip()
         self.pos += 1  # the d
         ch = self.peek()
-        sides: Node | str
+        sides: Node | Literal["%", "F"]
         if ch.isdigit():
             sides = Number(self.number("a number of sides"), self.column())
         elif ch == "%":

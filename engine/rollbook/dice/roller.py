@@ -7,6 +7,7 @@ reproduces a roll exactly (``random.Random`` is the same generator on CPython an
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,6 +16,7 @@ from typing import Callable, Sequence
 from rollbook.dice import faces as F
 from rollbook.dice.checks import kept_count
 from rollbook.dice import limits
+from rollbook.dice.limits import Budget
 from rollbook.dice.results import Die, DiceResult, GroupResult, ResultNode, ValueResult
 from rollbook.dice.tree import Chain, Dice, Group, Keep, Negate, Node, Number, Parens
 
@@ -42,42 +44,50 @@ def model(d: Dice, sides: int | str) -> DieModel:
     return DieModel(faces, max(weights), standing, low, high, again)
 
 
-def evaluate(node: Node, rng: random.Random) -> ResultNode:
-    return _EVALUATE[type(node)](node, rng)
+# Every die rolled is spent from the request's budget (limits.Budget, limits.MAX_ROLLED).
+Runner = Callable[[random.Random, Budget], ResultNode]  # one node, compiled (see compile_tree)
+
+# '/' floors: the CharacterCodex rounds fractions down
+OPERATORS: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                                                   "/": operator.floordiv}
 
 
-def _number(node: Number, rng: random.Random) -> ValueResult:
+def evaluate(node: Node, rng: random.Random, budget: Budget) -> ResultNode:
+    return _EVALUATE[type(node)](node, rng, budget)
+
+
+def _number(node: Number, rng: random.Random, budget: Budget) -> ValueResult:
     return ValueResult("number", node.value)
 
 
-def _chain(node: Chain, rng: random.Random) -> ValueResult:
-    first = evaluate(node.first, rng)
+def chain_result(first: ResultNode, rest: Sequence[tuple[str, Runner]], ops: tuple[str, ...],
+                 rng: random.Random, budget: Budget) -> ValueResult:
+    """``a + b - c``, left to right: each operand rolled in turn by its runner."""
     parts = [first]
     total = first.total
-    ops = []
-    for op, operand in node.rest:
-        part = evaluate(operand, rng)
-        v = part.total
-        if op == "+":
-            total += v
-        elif op == "-":
-            total -= v
-        elif op == "*":
-            total *= v
-        else:
-            total //= v  # floor: the CharacterCodex rounds fractions down
+    for op, run in rest:
+        part = run(rng, budget)
         parts.append(part)
-        ops.append(op)
-    return ValueResult("chain", total, tuple(parts), tuple(ops))
+        total = OPERATORS[op](total, part.total)
+    return ValueResult("chain", total, tuple(parts), ops)
 
 
-def _negate(node: Negate, rng: random.Random) -> ValueResult:
-    inner = evaluate(node.operand, rng)
+def _chain(node: Chain, rng: random.Random, budget: Budget) -> ValueResult:
+    rest = [(op, _evaluator(operand)) for op, operand in node.rest]
+    return chain_result(evaluate(node.first, rng, budget), rest, tuple(op for op, _ in node.rest), rng, budget)
+
+
+def _evaluator(node: Node) -> Runner:
+    return lambda rng, budget: evaluate(node, rng, budget)
+
+
+def _negate(node: Negate, rng: random.Random, budget: Budget) -> ValueResult:
+    inner = evaluate(node.operand, rng, budget)
     return ValueResult("negate", -inner.total, (inner,))
 
 
-def _parens(node: Parens, rng: random.Random) -> ValueResult:
-    inner = evaluate(node.inner, rng)
+def _parens(node: Parens, rng: random.Random, budget: Budget) -> ValueResult:
+    inner = evaluate(node.inner, rng, budget)
     return ValueResult("parens", inner.total, (inner,))
 
 
@@ -95,13 +105,13 @@ def keep_flags(values: list[int], keep: Keep | None) -> list[bool]:
     return flags
 
 
-def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
-    computed = None
+def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
+    computed: tuple[ResultNode | None, ResultNode | None] | None = None
     count_node = d.count
     if isinstance(count_node, Number):
         n = count_node.value
     else:
-        count_result = evaluate(count_node, rng)
+        count_result = evaluate(count_node, rng, budget)
         n = count_result.total
         computed = (count_result, None)
     if isinstance(d.sides, str):
@@ -109,9 +119,10 @@ def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
     elif isinstance(d.sides, Number):
         sides = d.sides.value
     else:
-        sides_result = evaluate(d.sides, rng)
+        sides_result = evaluate(d.sides, rng, budget)
         sides = sides_result.total
         computed = (computed[0] if computed else None, sides_result)
+    budget.spend(n)  # the first roll of each die; rerolls and explosions are spent as they come
     plain = not (d.reroll or d.explode or d.open_ended or d.minimum is not None or d.maximum is not None
                  or sides == "%")
     if plain:  # the fast path: faces only
@@ -119,7 +130,8 @@ def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
         if sides == "F":
             faces = [below(3) - 1 for _ in range(n)]
         else:
-            faces = [below(sides) + 1 for _ in range(n)]  # type: ignore[operator]
+            size = int(sides)
+            faces = [below(size) + 1 for _ in range(n)]
         kept = keep_flags(faces, d.keep) if d.keep else None
         if d.success:
             holds = d.success.holds
@@ -132,7 +144,7 @@ def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
     m = model(d, sides)
     dice: list[Die] = []
     for _ in range(n):
-        dice.extend(_one_die(d, sides, m, rng))
+        dice.extend(_one_die(d, sides, m, rng, budget))
     values = [die.value for die in dice]
     for die, k in zip(dice, keep_flags(values, d.keep)):
         die.kept = k
@@ -150,11 +162,11 @@ def roll_dice(d: Dice, rng: random.Random) -> DiceResult:
 _RANDRANGE = random.Random.randrange
 
 
-def _below(rng: random.Random):
+def _below(rng: random.Random) -> Callable[[int], int]:
     """``rng.randrange`` for one argument; for a plain Random or SystemRandom the method behind it
     (the same numbers in the same order, without randrange's argument checks)."""
     if type(rng).randrange is _RANDRANGE and hasattr(rng, "_randbelow"):
-        return rng._randbelow
+        return rng._randbelow  # type: ignore[attr-defined, no-any-return]
     return rng.randrange
 
 
@@ -168,17 +180,19 @@ def _face(sides: int | str, rng: random.Random, die: Die) -> int:
         return tens * 10 + units or 100
     if sides == "F":
         return rng.randrange(3) - 1
-    return rng.randrange(sides) + 1  # type: ignore[operator]
+    return rng.randrange(int(sides)) + 1
 
 
-def _roll_once(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: Die) -> int:
-    """One roll of the die with its rerolls and clamps: the value it shows."""
+def _roll_once(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: Die, budget: Budget) -> int:
+    """One roll of the die with its rerolls and clamps: the value it shows (the first roll is
+    already spent from the budget, each reroll is spent here)."""
     face = _face(sides, rng, die)
     die.rolls.append(face)
     reroll = d.reroll
     if reroll:
         times = 0
         while F.any_holds(reroll.conditions, face):
+            budget.spend(1)
             die.rerolled.append(face)
             times += 1
             if times > limits.MAX_REROLLS:  # the rest of a long run: a standing face, drawn directly
@@ -194,9 +208,9 @@ def _roll_once(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: 
     return value
 
 
-def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random) -> list[Die]:
+def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random, budget: Budget) -> list[Die]:
     die = Die(sides, 0, [])
-    value = _roll_once(d, sides, m, rng, die)
+    value = _roll_once(d, sides, m, rng, die, budget)
     die.value = value
     explode = d.explode
     if explode is None and d.open_ended is None:
@@ -205,17 +219,17 @@ def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random) -> list
         out = [die]
         while F.explodes(d, out[-1].value, m.top):
             out[-1].exploded = True
-            _check_chain(out)
+            _check_chain(out, budget)
             extra = Die(sides, 0, [], added=True)
-            extra.value = _roll_once(d, sides, m, rng, extra)
+            extra.value = _roll_once(d, sides, m, rng, extra, budget)
             out.append(extra)
         return out
     parts = [value]
     if explode is not None:  # '!!' compounds, '!p' penetrates: one die, a chain of parts
         last = value
         while F.explodes(d, last, m.top):
-            _check_chain(parts)
-            last = _roll_once(d, sides, m, rng, die)
+            _check_chain(parts, budget)
+            last = _roll_once(d, sides, m, rng, die, budget)
             parts.append(last - 1 if explode.kind == "!p" else last)
     else:
         sign = 0
@@ -225,8 +239,8 @@ def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random) -> list
             sign = -1
         if sign:
             while True:
-                _check_chain(parts)
-                nxt = _roll_once(d, sides, m, rng, die)
+                _check_chain(parts, budget)
+                nxt = _roll_once(d, sides, m, rng, die, budget)
                 parts.append(sign * nxt)
                 if nxt < m.again:  # type: ignore[operator]
                     break
@@ -235,14 +249,16 @@ def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random) -> list
     return [die]
 
 
-def _check_chain(parts: list) -> None:
-    """Never reached in practice (an explosion triggers on at most half the rolls: 2**-100)."""
+def _check_chain(parts: list[Die] | list[int], budget: Budget) -> None:
+    """One more roll for a chain. Its length is never reached in practice (an explosion triggers on
+    at most half the rolls: 2**-100), the request's budget may be."""
     if len(parts) > limits.MAX_CHAIN:
         raise limits.too_many("extra rolls in one chain", limits.MAX_CHAIN)
+    budget.spend(1)
 
 
-def roll_group(g: Group, rng: random.Random) -> GroupResult:
-    items = [evaluate(i, rng) for i in g.items]
+def roll_group(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
+    items = [evaluate(i, rng, budget) for i in g.items]
     values = [i.total for i in items]
     kept = keep_flags(values, g.keep)
     if g.success:
@@ -254,7 +270,7 @@ def roll_group(g: Group, rng: random.Random) -> GroupResult:
     return GroupResult(g, items, kept, success, total)
 
 
-_EVALUATE = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate, Parens: _parens, Group: roll_group}
+_EVALUATE: dict[type, Callable[..., ResultNode]] = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate, Parens: _parens, Group: roll_group}
 
 
 # --- compiled rollers ---------------------------------------------------------------------------
@@ -262,22 +278,19 @@ _EVALUATE = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate, P
 # so the common shapes are turned once into closures with their constants bound: no type
 # dispatch or attribute lookups per roll. Anything else goes through ``evaluate``.
 
-Runner = Callable[[random.Random], ResultNode]
-
-
 def compile_tree(node: Node) -> Runner:
     if isinstance(node, Number):
         shared = ValueResult("number", node.value)  # results are never changed: one serves every roll
-        return lambda rng: shared
+        return lambda rng, budget: shared
     if isinstance(node, Parens):
         inner = compile_tree(node.inner)
-        return lambda rng: _wrap("parens", inner(rng))
+        return lambda rng, budget: _wrap("parens", inner(rng, budget))
     if isinstance(node, Chain):
         return _compile_chain(node)
     if isinstance(node, Dice) and isinstance(node.count, Number) and isinstance(node.sides, Number) \
             and node == Dice(node.count, node.sides, keep=node.keep):
         return _compile_plain(node)
-    return lambda rng: evaluate(node, rng)
+    return _evaluator(node)
 
 
 def _wrap(kind: str, inner: ResultNode) -> ValueResult:
@@ -291,32 +304,13 @@ def _compile_chain(node: Chain) -> Runner:
     if ops == ("+",):
         second = rest[0][1]
 
-        def plus(rng: random.Random) -> ValueResult:
-            a = first(rng)
-            b = second(rng)
+        def plus(rng: random.Random, budget: Budget) -> ValueResult:
+            a = first(rng, budget)
+            b = second(rng, budget)
             return ValueResult("chain", a.total + b.total, (a, b), ops)
 
         return plus
-
-    def chain(rng: random.Random) -> ValueResult:
-        part = first(rng)
-        parts = [part]
-        total = part.total
-        for op, run in rest:
-            part = run(rng)
-            parts.append(part)
-            v = part.total
-            if op == "+":
-                total += v
-            elif op == "-":
-                total -= v
-            elif op == "*":
-                total *= v
-            else:
-                total //= v  # floor
-        return ValueResult("chain", total, tuple(parts), ops)
-
-    return chain
+    return lambda rng, budget: chain_result(first(rng, budget), rest, ops, rng, budget)
 
 
 def _compile_plain(d: Dice) -> Runner:
@@ -324,15 +318,21 @@ def _compile_plain(d: Dice) -> Runner:
     sides = d.sides.value  # type: ignore[union-attr]
     keep = d.keep
     if n == 1 and keep is None:
-        def one(rng: random.Random) -> DiceResult:
-            below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange
+        def one(rng: random.Random, budget: Budget) -> DiceResult:
+            budget.left -= 1  # budget.spend(1), inlined on the hottest path
+            if budget.left < 0:
+                budget.spend(0)
+            below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange  # type: ignore[attr-defined]
             face = below(sides) + 1
             return DiceResult(d, sides, face, faces=[face])
 
         return one
 
-    def many(rng: random.Random) -> DiceResult:
-        below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange
+    def many(rng: random.Random, budget: Budget) -> DiceResult:
+        budget.left -= n  # budget.spend(n), inlined
+        if budget.left < 0:
+            budget.spend(0)
+        below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange  # type: ignore[attr-defined]
         faces = [below(sides) + 1 for _ in range(n)]
         if keep is None:
             return DiceResult(d, sides, sum(faces), faces=faces)

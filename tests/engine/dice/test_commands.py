@@ -77,3 +77,15 @@ def test_limits_through_the_api():
     answer = json.loads(api.call_json(json.dumps({"command": "roll", "args": {"expression": "1d20+5", "seed": 3}})))
     assert answer["ok"] is True and answer["result"]["total"] == json.loads(
         api.call_json(json.dumps({"command": "roll", "args": {"expression": "1d20+5", "seed": 3}})))["result"]["total"]
+
+
+def test_prob_at_least_is_honest_about_the_residual(capsys):
+    """d20oe is cut where 1e-14 is left: P(>= 25) is exactly 1/25, which the answer must bracket."""
+    code, out, _ = run_cli(capsys, "prob", "d20oe", "--at-least", "25", "--json")
+    data = json.loads(out)
+    low, high = Fraction(data["p_at_least"]), Fraction(data["p_at_least_max"])
+    assert code == 0 and low < Fraction(1, 25) <= high and high - low == Fraction(data["residual"]) > 0
+    assert f"is between {low} and {high}" in data["text"]
+    code, out, _ = run_cli(capsys, "prob", "2d6", "--at-least", "10", "--json")
+    data = json.loads(out)
+    assert data["p_at_least"] == data["p_at_least_max"] == "1/6" and "P(total >= 10) = 1/6" in data["text"]

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dice_strategies import ALPHABET, expressions, mutated
+from rollbook import api
 from rollbook.dice import distribution, roll
 from rollbook.errors import RollbookError
 
@@ -52,3 +53,15 @@ def test_hostile_inputs():
                  "{" + ",".join(["1d100"] * 20) + "}kh10", "(1d1000)d1000", "1d10000*1d10000",
                  "1d10000/1d10000", "d10000oe5000", "1000dF", "\x00", "１d6", "1d6\n+2", "1d6 # " + "x" * 900]:
         answer(text)
+
+
+def test_hostile_requests():
+    """Through the JSON API as the browser asks, with --count: rerolls and explosions that run long
+    are answered quickly, and never with megabytes of dice."""
+    for text, count in [("1000d10000r<10000", 100), ("1000d10000r<9999", 100), ("1000d2!", 100), ("1000d2!", 9),
+                        ("1000d10000r<10000", 1), ("999d2!p", 10), ("1000d%r<100", 10), ("(1d999)d2!", 100),
+                        ("{" + ",".join(["50d2!"] * 20) + "}", 100), ("1000d10000", 100), ("1000d6ro<6", 10)]:
+        start = time.perf_counter()
+        out = api.call_json(api.dumps({"command": "roll", "args": {"expression": text, "count": count, "seed": 1}}))
+        assert IN_BROWSER or time.perf_counter() - start < QUICK, (text, count)
+        assert len(out) < 1_500_000, (text, count)
