@@ -57,6 +57,7 @@ serve: setup
 
 # --- tests --------------------------------------------------------------------------------
 test: setup $(VENDOR)/.installed chromium build
+	$(PY) -m mypy engine/rollbook hooks
 	@# loadgroup: the browser tests share one Chromium on one worker (xdist_group "browser")
 	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site tests/browser \
 	  tests/test_workflows.py
