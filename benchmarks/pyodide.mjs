@@ -33,6 +33,7 @@ async function load(mode) {
   if (mode === "bare") return loadPyodide({ indexURL: RUNTIME });
   const pyodide = await loadPyodide({
     indexURL: RUNTIME, lockFileURL: path.join(RUNTIME, "pyodide-lock.json"), packages: ["rollbook"],
+    packageBaseUrl: RUNTIME, // never the CDN that Pyodide on Node falls back to (tests/pyodide/run.mjs)
   });
   if (mode === "wheel") return pyodide; // wheel installed, nothing imported yet
   pyodide.pyimport("rollbook.api").call_json(FIRST_REQUEST); // ready = the first answer is back

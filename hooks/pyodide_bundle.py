@@ -2,12 +2,18 @@
 
 After every build (``make build``, and every rebuild of ``make serve``) the site gets:
 
-* ``pyodide/`` - the Pyodide runtime files the browser needs, copied from ``node_modules/pyodide``
+* ``pyodide/`` - the Pyodide runtime files the browser needs, from ``node_modules/pyodide``
   (pinned in package.json; never a CDN), the engine's pure-Python wheel built from ``engine/``,
   and ``pyodide-lock.json``: Pyodide's own lockfile with its package list pruned to the one
   package the site ships, ``rollbook`` (with the wheel's sha256). Pruning keeps the lockfile
   small (1 KB instead of 120 KB) and makes a stray ``loadPackage("numpy")`` fail loudly with
   "no known package" instead of trying to fetch a wheel the site does not have.
+  The wheel lives in a folder named after its own sha256 (``pyodide/<digest>/rollbook-….whl``):
+  its file name never changes, so without that a browser holding a cached older wheel would fail
+  the lockfile's integrity check for as long as its cache lasts (GitHub Pages: 10 minutes).
+  (The lockfile's own URL is fixed: a browser still using a cached lockfile in those minutes
+  gets the previous engine if it cached that wheel too, else a load error that the next ask
+  retries, see widgets/engine.js.)
 * ``widgets/`` - a copy of the repository's ``widgets/`` (the worker and its client).
 
 So a page loads the engine with::
@@ -15,8 +21,9 @@ So a page loads the engine with::
     loadPyodide({indexURL: "<site>/pyodide/", lockFileURL: "<site>/pyodide/pyodide-lock.json",
                  packages: ["rollbook"]})
 
-The bundle is prepared once in ``build/pyodide-bundle/`` and reused while the engine and the
-runtime are unchanged (a rebuild under ``mkdocs serve`` then only links or copies files).
+The wheel and lockfile are prepared once in ``build/pyodide-bundle/`` and reused while the
+content of the engine (and of what builds it) is unchanged, so a rebuild under ``mkdocs serve``
+only links files; any edit, or a switch of git branch, rebuilds them.
 Run ``python hooks/pyodide_bundle.py DIR`` to bundle into DIR without MkDocs.
 """
 
@@ -31,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +58,7 @@ LOCKFILE = "pyodide-lock.json"
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 # A fixed timestamp makes the wheel, hence its sha256 in the lockfile, reproducible.
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can hold
+DIGEST_CHARS = 16  # of the wheel's sha256, naming its folder: plenty to never collide
 
 
 class BundleError(Exception):
@@ -81,39 +90,60 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
 
 def bundle_into(site_dir: Path, cache: Path = CACHE) -> None:
     """Prepare the bundle and install it; builds running at once (tests, serve) take turns."""
-    cache.mkdir(parents=True, exist_ok=True)
+    cache.parent.mkdir(parents=True, exist_ok=True)
     with open(cache.parent / f"{cache.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         install(prepare_bundle(cache), site_dir)
 
 
 def prepare_bundle(cache: Path = CACHE) -> Path:
-    """Bring ``cache`` up to date (runtime files, wheel, lockfile) and return it."""
-    if not (PYODIDE_NPM / LOCKFILE).is_file():
-        raise BundleError(f"{PYODIDE_NPM.relative_to(ROOT)} is missing: run `make setup` (npm ci) first")
-    cache.mkdir(parents=True, exist_ok=True)
-    for name in RUNTIME_FILES:
-        _copy_if_changed(PYODIDE_NPM / name, cache / name)
+    """Bring ``cache`` (the wheel in its digest folder, the lockfile) up to date; return it."""
+    missing = [name for name in (LOCKFILE, *RUNTIME_FILES) if not (PYODIDE_NPM / name).is_file()]
+    if missing:
+        raise BundleError(f"{_shown(PYODIDE_NPM)}/ lacks {', '.join(missing)}: run `npm ci` "
+                          "(or `make build`, which runs it) to install the Pyodide pinned in package.json")
     fingerprint = _engine_fingerprint()
     stamp = cache / "engine.sha256"
-    wheels = sorted(cache.glob(f"{PACKAGE}-*.whl"))
-    if not (stamp.is_file() and stamp.read_text() == fingerprint and len(wheels) == 1 and (cache / LOCKFILE).is_file()):
-        stamp.unlink(missing_ok=True)
-        for old in wheels:
-            old.unlink()
-        wheel = build_wheel(cache)
-        write_lockfile(wheel, cache / LOCKFILE)
-        stamp.write_text(fingerprint)
+    if stamp.is_file() and stamp.read_text() == fingerprint and shipped_wheel(cache) is not None:
+        return cache
+    shutil.rmtree(cache, ignore_errors=True)  # earlier engines' wheels (built sites keep their own links)
+    cache.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+        built = build_wheel(Path(tmp))
+        wheel = cache / _sha256(built)[:DIGEST_CHARS] / built.name
+        wheel.parent.mkdir()
+        os.replace(built, wheel)
+    write_lockfile(wheel, cache / LOCKFILE)
+    stamp.write_text(fingerprint)
     return cache
 
 
+def shipped_wheel(bundle: Path) -> Path | None:
+    """The wheel that ``bundle``'s lockfile names, if it is there with the sha256 it says."""
+    try:
+        entry = json.loads((bundle / LOCKFILE).read_text())["packages"][PACKAGE]
+        wheel = bundle / entry["file_name"]
+        return wheel if _sha256(wheel) == entry["sha256"] else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def install(bundle: Path, site_dir: Path) -> None:
-    """Put the bundle at site/pyodide/ and the widgets at site/widgets/."""
+    """Put the runtime, the bundle's wheel and lockfile at site/pyodide/, the widgets at site/widgets/."""
     target = site_dir / SITE_RUNTIME_DIR
     target.mkdir(parents=True, exist_ok=True)
-    for source in bundle.iterdir():
-        if source.name in RUNTIME_FILES or source.name == LOCKFILE or source.suffix == ".whl":
-            _link_or_copy(source, target / source.name)
+    for name in RUNTIME_FILES:
+        _link_or_copy(PYODIDE_NPM / name, target / name)
+    wheel = shipped_wheel(bundle)
+    if wheel is None:
+        raise BundleError(f"{_shown(bundle)} holds no wheel matching its lockfile: delete it and build again")
+    shipped = wheel.relative_to(bundle)
+    for old in target.glob(f"*/{PACKAGE}-*.whl"):  # a dirty rebuild (`mkdocs serve --dirty`) keeps them
+        if old.relative_to(target) != shipped:
+            shutil.rmtree(old.parent)
+    (target / shipped.parent).mkdir(exist_ok=True)
+    _link_or_copy(wheel, target / shipped)
+    _link_or_copy(bundle / LOCKFILE, target / LOCKFILE)
     if WIDGETS.is_dir():
         shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True)
 
@@ -165,13 +195,15 @@ def check_wheel(wheel: Path) -> None:
 
 
 def write_lockfile(wheel: Path, path: Path) -> None:
-    """Pyodide's lockfile, pruned to the engine (the pyodide-build lockfile step, as a library)."""
+    """Pyodide's lockfile, pruned to the engine (the pyodide-build lockfile step, as a library).
+    The wheel's ``file_name`` is relative to the lockfile's folder, which the site serves as
+    Pyodide's indexURL (Pyodide's installer only looks at the part after the last ``/``)."""
     from pyodide_lock import PyodideLockSpec
     from pyodide_lock.utils import add_wheels_to_spec
 
     spec = PyodideLockSpec.from_json(PYODIDE_NPM / LOCKFILE)
     spec.packages.clear()  # the site ships no other package; see the module docstring
-    spec = add_wheels_to_spec(spec, [wheel], base_path=wheel.parent)
+    spec = add_wheels_to_spec(spec, [wheel], base_path=path.parent)
     entry = spec.packages[PACKAGE]
     if entry.depends:  # the engine is standard library only; a dependency would need shipping too
         raise BundleError(f"the engine wheel declares dependencies {entry.depends}; it must have none")
@@ -191,29 +223,35 @@ def _engine_files() -> list[Path]:
 
 
 def _engine_fingerprint() -> str:
-    """Hash of everything the wheel is built from, so an unchanged engine is not rebuilt."""
+    """Hash of the content of everything the wheel is built from (never mtimes, which a branch
+    switch or an archive can leave equal), so an unchanged engine is not rebuilt."""
     digest = hashlib.sha256()
-    for path in [Path(__file__).resolve(), ROOT / "pyproject.toml", ROOT / "README.md", PYODIDE_NPM / LOCKFILE,
-                 *_engine_files()]:
-        if path.is_file():
-            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for label, path in _wheel_inputs():
+        digest.update(label.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def _copy_if_changed(source: Path, target: Path) -> None:
-    if not source.is_file():
-        raise BundleError(f"{source.relative_to(ROOT)} is missing: run `make setup` (npm ci) again")
-    if target.is_file():
-        s, t = source.stat(), target.stat()
-        if s.st_size == t.st_size and int(s.st_mtime) == int(t.st_mtime):
-            return
-    tmp = target.with_suffix(target.suffix + ".tmp")
-    shutil.copy2(source, tmp)
-    os.replace(tmp, target)
+def _wheel_inputs() -> Iterator[tuple[str, Path]]:
+    yield "hook", Path(__file__).resolve()
+    yield "lockfile", PYODIDE_NPM / LOCKFILE  # its info block (Python, ABI) goes into ours
+    for name in ("pyproject.toml", "README.md"):
+        if (ROOT / name).is_file():
+            yield name, ROOT / name
+    for path in _engine_files():
+        yield f"{PACKAGE}/{path.relative_to(ENGINE).as_posix()}", path
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
-    """A hard link costs nothing (13 MB of runtime per rebuild); copy across file systems."""
+    """A hard link costs nothing (13 MB of runtime per rebuild); copy across file systems.
+    Every writer here replaces files rather than rewriting them, so linked copies never change."""
     target.unlink(missing_ok=True)
     try:
         os.link(source, target)

@@ -28,6 +28,9 @@ function engineWorker() {
         pending.delete(id);
         resolve(response);
       }
+      // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
+      // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
+      if (response?.error?.kind === "load") failAll(response.error.message);
     };
     // A worker that cannot even be fetched or parsed reports here, not through onmessage.
     worker.onerror = (event) => {

@@ -4,6 +4,7 @@ worker loads Pyodide and the rollbook wheel from the site itself, and answers li
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -53,10 +54,12 @@ def test_a_page_gets_the_same_answers_as_cpython_from_the_engine_worker(context,
     assert outside == [], f"requests left {local}: {outside}"
     loaded = {urlsplit(url).path.rsplit("/", 1)[-1] for url in fetched}
     assert {"engine-worker.js", "pyodide.asm.wasm", "pyodide-lock.json"} <= loaded
-    assert any(name.startswith("rollbook-") and name.endswith(".whl") for name in loaded)
+    # From the folder named after its digest, which Chromium checks against the lockfile's sha256.
+    wheels = [urlsplit(url).path for url in fetched if url.endswith(".whl")]
+    assert len(wheels) == 1 and re.search(r"/pyodide/[0-9a-f]{16}/rollbook-[^/]+-py3-none-any\.whl$", wheels[0]), wheels
 
 
-def test_an_engine_that_cannot_load_answers_with_a_json_error(context, base_url: str) -> None:
+def test_an_engine_that_cannot_load_answers_with_a_json_error_and_retries_on_the_next_ask(context, base_url: str) -> None:
     context.route("**/pyodide/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
     page = context.new_page()
     page.goto(base_url)
@@ -66,3 +69,24 @@ def test_an_engine_that_cannot_load_answers_with_a_json_error(context, base_url:
     assert answer["ok"] is False
     assert answer["error"]["kind"] == "load"
     assert answer["error"]["message"].startswith("the dice engine could not start: ")
+
+    context.unroute("**/pyodide/pyodide-lock.json")  # back online: the next ask loads afresh
+    (again,) = page.evaluate(ASK, [REQUESTS[0]])
+    assert again == json.loads(api.call_json(json.dumps(REQUESTS[0])))
+
+
+def test_a_wheel_not_matching_the_lockfile_is_refused(context, base_url: str) -> None:
+    """Chromium checks the wheel against the lockfile's sha256 (fetch integrity): the reason the
+    wheel's URL names its digest, so a cached older wheel is never fetched for a newer lockfile."""
+    def altered(route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, body=response.body() + b"\0")
+
+    context.route("**/*.whl", altered)
+    page = context.new_page()
+    page.goto(base_url)
+
+    (answer,) = page.evaluate(ASK, [REQUESTS[0]])
+
+    assert answer["ok"] is False and answer["error"]["kind"] == "load"
+    assert "rollbook wheel" in answer["error"]["message"]

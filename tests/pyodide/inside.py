@@ -19,6 +19,21 @@ def engine_origin() -> str:
     return rollbook.__file__ or "?"
 
 
+def stale_engine_files(tree: str) -> list[str]:
+    """Engine files that differ between the loaded wheel and the tree at ``tree``: a site built
+    before the engine was last edited would otherwise show up as puzzling corpus differences."""
+    from pathlib import Path
+
+    import rollbook
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc" and not p.name.startswith(".")}
+
+    shipped, source = files(Path(rollbook.__file__).parent), files(Path(tree))
+    return sorted(name for name in shipped.keys() | source.keys() if shipped.get(name) != source.get(name))
+
+
 def unmet_requirements(distributions: list[str]) -> list[str]:
     """Requirements of the vendored wheels that the vendored wheels do not satisfy, evaluated
     with Pyodide's own environment markers (sys_platform emscripten, Python 3.14)."""

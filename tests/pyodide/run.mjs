@@ -3,8 +3,9 @@
 //
 //   node tests/pyodide/run.mjs [extra pytest args]        (part of `make test`)
 //
-// 1. installs the vendored test-only wheels (tests/pyodide/vendor/, downloaded by `make`; never
-//    fetched here) with unpackArchive, and checks they are a complete set for Python 3.14;
+// 1. checks the site's wheel has the lockfile's sha256 and holds the tree's engine, installs the
+//    vendored test-only wheels (tests/pyodide/vendor/, downloaded by `make`; never fetched
+//    here) with unpackArchive, and checks they are a complete set for Python 3.14;
 // 2. cross-runtime check: answers tests/pyodide/corpus.json in Pyodide and on CPython
 //    (.venv/bin/python, or $PYTHON) and compares the JSON byte for byte, plus the command schema;
 //    every registered command must be in the corpus;
@@ -14,6 +15,7 @@
 
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -36,15 +38,28 @@ function vendoredWheels() {
   return readdirSync(VENDOR).filter((name) => name.endsWith(".whl")).sort();
 }
 
+// A browser fetches the wheel with the lockfile's sha256 as its integrity; Pyodide on Node does
+// not check it, so check it here: a wheel that loads here must load there too.
+function checkWheelIntegrity() {
+  const lockfile = path.join(RUNTIME, "pyodide-lock.json");
+  if (!existsSync(lockfile)) fail(`${path.relative(ROOT, RUNTIME)} holds no built runtime: run \`make build\` first`);
+  const { file_name: fileName, sha256 } = JSON.parse(readFileSync(lockfile, "utf8")).packages.rollbook ?? {};
+  const wheel = path.join(RUNTIME, fileName ?? "");
+  if (!fileName || !existsSync(wheel)) fail(`the lockfile names the rollbook wheel ${fileName}, which ${path.relative(ROOT, RUNTIME)} lacks: run \`make build\``);
+  const actual = createHash("sha256").update(readFileSync(wheel)).digest("hex");
+  if (actual !== sha256) fail(`${fileName} has sha256 ${actual}, the lockfile says ${sha256}: a browser would refuse it; run \`make build\``);
+}
+
 async function startEngine() {
-  if (!existsSync(path.join(RUNTIME, "pyodide-lock.json"))) {
-    fail(`${path.relative(ROOT, RUNTIME)} holds no built runtime: run \`make build\` first`);
-  }
+  checkWheelIntegrity();
   const { loadPyodide } = await import(pathToFileURL(path.join(RUNTIME, "pyodide.mjs")).href);
   const started = performance.now();
   const pyodide = await loadPyodide({
     indexURL: RUNTIME,
     lockFileURL: path.join(RUNTIME, "pyodide-lock.json"),
+    // On Node, Pyodide retries a wheel it cannot read at packageBaseUrl, or at the jsDelivr CDN
+    // when none is given: naming the built site keeps an unreadable wheel a local error.
+    packageBaseUrl: RUNTIME,
     packages: ["rollbook"],
   });
   if (!pyodide.loadedPackages.rollbook) fail("the rollbook wheel did not load (loadPyodide logged why, above)");
@@ -60,8 +75,10 @@ function installTestWheels(pyodide, wheels) {
     pyodide.unpackArchive(new Uint8Array(readFileSync(path.join(VENDOR, name))), "wheel", { extractDir: sitePackages });
   }
   const { FS } = pyodide;
-  FS.mkdirTree(`${MOUNT}/tests`);
-  FS.mount(FS.filesystems.NODEFS, { root: path.join(ROOT, "tests") }, `${MOUNT}/tests`);
+  for (const dir of ["tests", "engine"]) { // engine/: only read, to compare with the site's wheel
+    FS.mkdirTree(`${MOUNT}/${dir}`);
+    FS.mount(FS.filesystems.NODEFS, { root: path.join(ROOT, dir) }, `${MOUNT}/${dir}`);
+  }
   // pytest's rootdir and settings (markers, --strict-markers) come from the real pyproject.toml,
   // copied rather than mounting the whole tree, so nothing the suite writes lands in it.
   FS.writeFile(`${MOUNT}/pyproject.toml`, readFileSync(path.join(ROOT, "pyproject.toml")));
@@ -70,6 +87,8 @@ function installTestWheels(pyodide, wheels) {
   const inside = pyodide.pyimport("inside");
   const origin = inside.engine_origin();
   if (!origin.includes("site-packages")) fail(`rollbook was imported from ${origin}, not from the site's wheel`);
+  const stale = inside.stale_engine_files(`${MOUNT}/engine/rollbook`).toJs();
+  if (stale.length) fail(`${path.relative(ROOT, SITE)}/ was built from another engine than the tree's (${stale.slice(0, 5).join(", ")} differ): run \`make build\``);
   const distributions = wheels.map((name) => name.split("-")[0]);
   const unmet = inside.unmet_requirements(distributions).toJs();
   if (unmet.length) fail(`tests/pyodide/requirements.txt is incomplete:\n  ${unmet.join("\n  ")}`);

@@ -4,6 +4,7 @@ questions. (Its answers are compared with Pyodide's by run.mjs, in `make test`.)
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -42,3 +43,34 @@ def test_every_random_request_answered_ok_is_seeded() -> None:
 def test_the_corpus_is_answered_the_same_twice() -> None:
     """Same seeds, same bytes, within one runtime too (no hidden global state)."""
     assert corpus.answers() == corpus.answers()
+
+
+# Dice notation whose code paths differ most (chains cut at a tolerance, order statistics,
+# counting): each must be both rolled with a seed and given as an exact distribution.
+DICE_FEATURES = {
+    "keep/drop": r"[\d}](k[hl]?|d[hl])\d",  # 4d6kh3, 4d6dl1, {...}kh1; not the d of 2d6
+    "success counting": r"\d[<>]=?\d",
+    "explosion": r"!",
+    "open-ended d20": r"oe",
+    "reroll": r"r\d",
+    "group": r"\{",
+}
+
+
+@pytest.mark.parametrize("command", ["roll", "prob"])
+def test_the_corpus_answers_every_dice_feature(command: str) -> None:
+    expressions = [json.loads(request)["args"]["expression"]
+                   for request, answer in zip(corpus.requests(), corpus.answers())
+                   if json.loads(request)["command"] == command and json.loads(answer)["ok"]]
+    missing = [name for name, pattern in DICE_FEATURES.items()
+               if not any(re.search(pattern, e) for e in expressions)]
+    assert missing == []
+
+
+def test_the_corpus_has_exact_distributions_with_a_residual() -> None:
+    """An infinite chain (d20oe, d6!) is cut where its mass falls below a tolerance: the cut
+    (exact Fractions as text) must come out the same in both runtimes."""
+    residuals = [json.loads(answer)["result"]["residual"] for request, answer
+                 in zip(corpus.requests(), corpus.answers())
+                 if json.loads(request)["command"] == "prob" and json.loads(answer)["ok"]]
+    assert any(r not in (0, "0") for r in residuals)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
+import shutil
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -41,13 +43,17 @@ def test_the_lockfile_names_only_the_engine_with_its_wheels_sha256(site: BuiltSi
     assert list(lock["packages"]) == ["rollbook"]
     entry = lock["packages"]["rollbook"]
     wheel = runtime / entry["file_name"]
-    assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
+    sha256 = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    assert entry["sha256"] == sha256
+    # Relative to the indexURL, in a folder named after the wheel's own digest (see the hook).
+    assert entry["file_name"] == f"{sha256[:hook.DIGEST_CHARS]}/rollbook-0.1.0-py3-none-any.whl"
     assert entry["imports"] == ["rollbook"] and entry["depends"] == []
-    assert [p.name for p in runtime.glob("*.whl")] == [wheel.name]
+    assert entry["package_type"] == "package" and entry["install_dir"] == "site"
+    assert list(runtime.rglob("*.whl")) == [wheel]
 
 
 def test_the_wheel_holds_every_engine_file_as_in_the_tree(site: BuiltSite) -> None:
-    (wheel,) = (site.directory / hook.SITE_RUNTIME_DIR).glob("rollbook-*.whl")
+    (wheel,) = (site.directory / hook.SITE_RUNTIME_DIR).rglob("rollbook-*.whl")
     hook.check_wheel(wheel)  # only the package and its dist-info, no engine file missing
     with zipfile.ZipFile(wheel) as archive:
         for path in hook._engine_files():
@@ -93,3 +99,49 @@ def test_the_wheel_is_reproducible(tmp_path: Path) -> None:
     (tmp_path / "b").mkdir()
     first, second = hook.build_wheel(tmp_path / "a"), hook.build_wheel(tmp_path / "b")
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_a_missing_pyodide_says_to_run_npm_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(hook, "PYODIDE_NPM", hook.ROOT / "node_modules" / "no-such-pyodide")
+    with pytest.raises(hook.BundleError, match=r"no-such-pyodide/ lacks pyodide-lock.json, .*run `npm ci` \(or `make build`"):
+        hook.bundle_into(tmp_path / "site", tmp_path / "cache")
+
+
+def _edit_keeping_mtime(path: Path, text: str) -> None:
+    """Change a file but not its mtime, as a branch switch or an unpacked archive can."""
+    before = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_any_engine_change_ships_a_new_wheel_at_a_new_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache rebuilds on content, not mtimes; the wheel's URL changes with its bytes (so no
+    browser can hold a stale wheel under a new lockfile), and a dirty rebuild ships one wheel."""
+    engine = tmp_path / "engine" / "rollbook"
+    shutil.copytree(hook.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(hook, "ENGINE", engine)
+    site, cache = tmp_path / "site", tmp_path / "cache"
+
+    def bundle() -> tuple[str, str]:
+        hook.bundle_into(site, cache)
+        entry = json.loads((site / "pyodide" / hook.LOCKFILE).read_text())["packages"]["rollbook"]
+        assert [p.relative_to(site / "pyodide").as_posix() for p in site.rglob("*.whl")] == [entry["file_name"]]
+        return entry["file_name"], entry["sha256"]
+
+    original = bundle()
+    inode = (cache / original[0]).stat().st_ino
+    assert bundle() == original and (cache / original[0]).stat().st_ino == inode  # not rebuilt
+
+    module, table = engine / "api.py", sorted((engine / "data").glob("*.toml"))[0]
+    module_text, table_text = module.read_text(encoding="utf-8"), table.read_text(encoding="utf-8")
+    _edit_keeping_mtime(module, module_text + "# edited\n")
+    edited_module = bundle()
+    _edit_keeping_mtime(table, table_text + "# edited\n")
+    edited_table = bundle()
+    assert len({original[0], edited_module[0], edited_table[0]}) == 3
+    with zipfile.ZipFile(site / "pyodide" / edited_table[0]) as archive:
+        assert archive.read("rollbook/api.py").endswith(b"# edited\n")
+
+    _edit_keeping_mtime(module, module_text)  # back to the first branch
+    _edit_keeping_mtime(table, table_text)
+    assert bundle() == original  # reproducible: the browser's cached copy is valid again
