@@ -129,6 +129,9 @@ def get(name: str) -> Table:
 _ROW_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "abilities": (frozenset({"code", "name"}), frozenset()),
     "composites": (frozenset({"code", "abilities"}), frozenset()),
+    "comeliness": (frozenset({"shift"}), frozenset({"cha_below", "cha_from"})),
+    "critical-modifiers": (frozenset(), frozenset({"attack_below", "attack_above", "modifier", "note",
+                                                   "per_toughness_left"})),
     "saves": (frozenset({"name", "composite"}), frozenset({"subtract", "ruling"})),
     "fumble": (frozenset({"low", "high", "effect"}),
                frozenset({"defense_penalty", "self_damage_multiplier", "damage_taken_multiplier"})),
@@ -137,13 +140,16 @@ _ROW_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "critical": (frozenset({"low", "high"}),
                  frozenset({"extra_damage", "bloodloss", "stun_rounds", "unconscious_rounds", "location",
                             "skill_penalty"})),
+    "actions": (frozenset({"action", "description"}), frozenset({"initiative_bonus", "defense_multiplier"})),
     "terms": (frozenset({"term", "meaning"}), frozenset({"defense_penalty", "hp_per_round"})),
     "dc": (frozenset({"complexity", "dc"}), frozenset()),
     "initiative": (frozenset(), frozenset()),
     "surprise": (frozenset({"low", "high", "surprised", "result"}), frozenset({"misses_turn", "loses_initiative"})),
+    "strike-roll": (frozenset({"natural_low", "natural_high", "result"}), frozenset({"automatic", "critical"})),
     "strike": (frozenset({"modifier"}),
                frozenset({"id", "group", "condition", "skill_low", "skill_high", "skill_below", "per_damage_lost"})),
     "metric": (frozenset({"prefix", "symbol", "level"}), frozenset()),
+    "notation": (frozenset({"symbol"}), frozenset({"note"})),
 }
 
 _FUMBLE_EFFECTS = frozenset({"recovers", "stumbles", "falls-over", "drops-weapon"})
@@ -153,6 +159,7 @@ CRITICAL_TYPES = ("slash", "impact", "puncture", "shrapnel", "burn")
 def validation_problems(tables: Any) -> list[str]:
     """Everything wrong with the given tables, as messages (empty when the data is sound)."""
     problems: list[str] = []
+    tables = list(tables)  # read twice: per table, then across tables (notation -> metric)
     for table in tables:
         fields = _ROW_FIELDS.get(table.kind)
         if fields is None:
@@ -174,9 +181,56 @@ def validation_problems(tables: Any) -> list[str]:
                          for row in table.rows if "critical" in row and row["critical"] not in CRITICAL_TYPES]
             problems += [f"{table.name}: {row['weapon']} needs exactly one of damage or modes"
                          for row in table.rows if ("damage" in row) == ("modes" in row)]
+        if table.kind == "actions":
+            problems += [f"{table.name}: {row['action']} says {words!r} nowhere in its description"
+                         for row in table.rows for words in _action_numbers_in_words(row)
+                         if words not in row["description"]]
+        if table.kind == "comeliness":
+            problems += [f"{table.name} row {index + 1}: needs exactly one of cha_below or cha_from"
+                         for index, row in enumerate(table.rows) if ("cha_below" in row) == ("cha_from" in row)]
+        if table.kind == "critical-modifiers":
+            problems += [f"{table.name} row {index + 1}: needs attack_below or attack_above with a modifier, "
+                         "or per_toughness_left alone"
+                         for index, row in enumerate(table.rows) if not _critical_modifier_row_ok(row)]
+        if table.kind == "strike-roll":
+            sides = die_sides(table.settings["dice"])
+            problems += [f"{table.name}: automatic must be 'miss' or 'hit', not {row['automatic']!r}"
+                         for row in table.rows if row.get("automatic", "miss") not in ("miss", "hit")]
+            problems += [f"{table.name}: natural roll {row['natural_low']} to {row['natural_high']} is not on a d{sides}"
+                         for row in table.rows if not 1 <= row["natural_low"] <= row["natural_high"] <= sides]
         if table.is_range:
             problems += range_problems(table)
+    problems += _notation_problems(tables)
     return problems
+
+
+_MULTIPLIED = {2: "doubled", 3: "tripled"}
+
+
+def _action_numbers_in_words(row: Row) -> list[str]:
+    """How the description must word each number the rules read from an action."""
+    words = []
+    if "initiative_bonus" in row:
+        words.append(f"{format_modifier(row['initiative_bonus'])} bonus to his initiative roll")
+    if "defense_multiplier" in row:
+        words.append(f"defensive skills are {_MULTIPLIED.get(row['defense_multiplier'], 'multiplied')}")
+    return words
+
+
+def _critical_modifier_row_ok(row: Row) -> bool:
+    attack = ("attack_below" in row) + ("attack_above" in row)
+    if "per_toughness_left" in row:
+        return attack == 0 and "modifier" not in row
+    return attack == 1 and "modifier" in row
+
+
+def _notation_problems(tables: list[Table]) -> list[str]:
+    """A notation row must name a symbol of its rule set's metric chart (its text comes from there)."""
+    symbols = {table.name.split(".")[0]: {row["symbol"] for row in table.rows}
+               for table in tables if table.kind == "metric"}
+    return [f"{table.name}: symbol {row['symbol']!r} is not on the metric chart"
+            for table in tables if table.kind == "notation"
+            for row in table.rows if row["symbol"] not in symbols.get(table.name.split(".")[0], set())]
 
 
 def range_problems(table: Table) -> list[str]:
@@ -280,6 +334,37 @@ def composite_formula(row: Row) -> str:
     return f"({' + '.join(row['abilities'])}) / {len(row['abilities'])}"
 
 
+def comeliness_condition(row: Row) -> str:
+    """``low (less than 50)``, ``51 or higher``."""
+    if "cha_below" in row:
+        return f"low (less than {row['cha_below']})"
+    return f"{row['cha_from']} or higher"
+
+
+def comeliness_change(row: Row) -> str:
+    """``add 25 to the COM score``, ``subtract 25 from the COM score``."""
+    if row["shift"] >= 0:
+        return f"add {row['shift']} to the COM score"
+    return f"subtract {-row['shift']} from the COM score"
+
+
+def critical_modifier_line(row: Row) -> tuple[str, str]:
+    """(when, modifier to the critical hit roll) for one line of the critical hit modifiers."""
+    if "per_toughness_left" in row:
+        per_point = row["per_toughness_left"]
+        amount = "the amount of Toughness" if abs(per_point) == 1 else f"{abs(per_point)} times the amount of Toughness"
+        return ("A critical is rolled while the character still has Toughness left",
+                f"{amount} is used as a {'negative' if per_point < 0 else 'positive'} modifier")
+    if "attack_below" in row:
+        when = f"The unmodified attack roll was less than {row['attack_below']}"
+    else:
+        when = f"The unmodified attack roll was greater than {row['attack_above']}"
+    if "note" in row:
+        when += f": {row['note']}"
+    word = "penalty" if row["modifier"] < 0 else "bonus"
+    return when, f"{format_modifier(row['modifier'])} {word}"
+
+
 def save_roll(row: Row) -> tuple[str, str]:
     """The dice of a saving throw and when it succeeds (ruling opencore-save-direction)."""
     if "subtract" in row:
@@ -319,6 +404,30 @@ def metric_conversion(level: int) -> str:
     return f"{10 ** -level:,}"
 
 
+def natural_roll(row: Row, sides: int) -> str:
+    """The unmodified die of a strike-roll line: ``5 or lower``, ``20``, ``19 or 20``."""
+    low, high = row["natural_low"], row["natural_high"]
+    if low == high:
+        return str(low)
+    if low == 1:
+        return f"{high} or lower"
+    if high == sides:
+        return f"{low} or higher" if high - low > 1 else f"{low} or {high}"
+    return f"{low} to {high}"
+
+
+def die_sides(dice: str) -> int:
+    """``1d20`` -> 20: the die a table is rolled with."""
+    return int(dice.lower().partition("d")[2])
+
+
+def notation_meaning(row: Row, metric: Table) -> str:
+    """``Nano Damage Point (notice ...)``: the unit's name from the metric chart, then the note."""
+    prefix = next(r["prefix"] for r in metric.rows if r["symbol"] == row["symbol"])
+    name = "Damage Point" if prefix == "-" else f"{prefix} Damage Point"
+    return f"{name} ({row['note']})" if "note" in row else name
+
+
 def damage_rating_symbol(symbol: str) -> str:
     """``kDP``, ``DP``, ``k+1DP``."""
     return f"{symbol}DP"
@@ -346,8 +455,14 @@ def _display_rows(table: Table) -> tuple[tuple[str, ...], list[tuple[str, ...]]]
         return ("Ability", "Abbreviation"), [(r["name"], r["code"]) for r in rows]
     if kind == "composites":
         return ("Composite", "Score"), [(r["code"], composite_formula(r)) for r in rows]
+    if kind == "comeliness":
+        return ("If the CHA score is", "then"), [(comeliness_condition(r), comeliness_change(r)) for r in rows]
+    if kind == "critical-modifiers":
+        return ("When", "Modifier to the critical hit roll"), [critical_modifier_line(r) for r in rows]
     if kind == "saves":
         return ("Saving throw", "Roll", "Succeeds on a"), [(r["name"], *save_roll(r)) for r in rows]
+    if kind == "actions":
+        return ("Action", "What the character does"), [(r["action"], r["description"]) for r in rows]
     if kind == "terms":
         return ("Term", "Meaning"), [(r["term"], r["meaning"]) for r in rows]
     if kind == "dc":
@@ -358,6 +473,13 @@ def _display_rows(table: Table) -> tuple[tuple[str, ...], list[tuple[str, ...]]]
         ]
     if kind == "surprise":
         return (table.settings["dice"].upper(), "Result"), [(format_range(r), r["result"]) for r in rows]
+    if kind == "strike-roll":
+        sides = die_sides(table.settings["dice"])
+        return ("Roll", "Result"), [(natural_roll(r, sides), r["result"]) for r in rows]
+    if kind == "notation":
+        metric = get(table.name.rpartition(".")[0] + ".metric")
+        return ("Notation", "Stands for"), [(damage_rating_symbol(r["symbol"]), notation_meaning(r, metric))
+                                            for r in rows]
     if kind == "strike":
         return ("Modifier", "Condition"), [(format_modifier(r["modifier"]), strike_condition(r)) for r in rows]
     if kind == "metric":
@@ -376,6 +498,11 @@ def display(name: str) -> Display:
     if table.kind == "fumble":  # the trigger lives in the data, not typed again in the caption
         low, high = table.settings["fumble_on"]
         caption = f"{caption} A fumble is an unmodified attack or defense roll of {low:02d} to {high:02d}."
+    if table.kind == "comeliness":
+        caption = f"Note: a COM score cannot be more than {table.settings['most']}."
+    if table.kind == "strike-roll":  # the hit threshold lives in the data too
+        caption = (f"{caption} Otherwise the roll plus bonuses minus penalties hits when it is higher "
+                   f"than {table.settings['hit_above']}.")
     return Display(name=name, title=table.title, caption=caption, columns=tuple(columns),
                    rows=tuple(tuple(row) for row in rows))
 

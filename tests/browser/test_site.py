@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Page, expect
 
 from sitebuild import BuiltSite
 
@@ -12,6 +14,22 @@ from sitebuild import BuiltSite
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
 
 PHONE = {"width": 360, "height": 740}
+
+# Material's JavaScript wraps each table in its scrolling box after the HTML is parsed; measure only
+# once every table on the page is wrapped (vacuously true on a page without tables).
+TABLES_WRAPPED = """() => [...document.querySelectorAll('article table')]
+    .every((table) => table.closest('.md-typeset__scrollwrap'))"""
+
+
+def open_for_instant_navigation(page: Page, url: str) -> None:
+    """Open `url` and wait until instant navigation is live.
+
+    Material intercepts link clicks only once it has sitemap.xml (a click before that is a plain
+    full-page load), so wait for that request and for the network to settle after it.
+    """
+    with page.expect_response(lambda response: response.url.endswith("/sitemap.xml")):
+        page.goto(url)
+    page.wait_for_load_state("networkidle")
 
 
 def page_urls(site: BuiltSite, base_url: str) -> list[str]:
@@ -33,12 +51,14 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, served_site: BuiltSite, ba
         assert len(urls) >= 15
         for url in urls:
             page.goto(url, wait_until="load")
+            page.wait_for_function(TABLES_WRAPPED)
             width = page.evaluate("document.documentElement.scrollWidth")
             body = page.evaluate("document.body.scrollWidth")
             if max(width, body) > PHONE["width"]:
                 too_wide.append(f"{url}: scrollWidth {max(width, body)} > {PHONE['width']}")
         # And the wide tables do scroll, inside Material's own box.
         page.goto(base_url + "opencore/weapons-and-armor/")
+        page.wait_for_function(TABLES_WRAPPED)
         boxes = page.evaluate("""[...document.querySelectorAll('.rollbook-table table')].map(t => {
             const box = t.closest('.md-typeset__scrollwrap');
             return box && [box.scrollWidth, box.clientWidth]; })""")
@@ -59,20 +79,21 @@ def test_search_finds_shrapnel_and_lands_on_the_crit_page(context, base_url: str
     assert "damage-and-criticals" in result.get_attribute("href")
     result.click()
     page.wait_for_url("**/opencore/damage-and-criticals/**")
-    assert "Shrapnel" in page.locator("article.md-content__inner").inner_text()
+    # Instant navigation changes the URL before it swaps the content in: poll, never read once.
+    article = page.locator("article.md-content__inner")
+    expect(article.locator("h1")).to_have_text(re.compile(r"^Damage and criticals"))
+    expect(article).to_contain_text("Shrapnel")
 
 
 def test_instant_navigation_changes_page_without_a_reload(context, base_url: str) -> None:
     page = context.new_page()
-    page.goto(base_url)
-    page.wait_for_function("typeof document$ !== 'undefined'")
+    open_for_instant_navigation(page, base_url)
     page.evaluate("window.rollbookMarker = 'still here'")
-    before = page.title()
     page.locator(".md-nav--primary a[href$='rulings/']").first.click()
     page.wait_for_url("**/rulings/")
-    page.wait_for_function("(before) => document.title !== before", arg=before)
+    expect(page.locator("article.md-content__inner h1")).to_have_text(re.compile(r"^Rulings"))
+    expect(page).to_have_title(re.compile(r"^Rulings"))
     assert page.evaluate("window.rollbookMarker") == "still here"  # a full reload would have lost it
-    assert page.locator("article.md-content__inner h1").inner_text().startswith("Rulings")
 
 
 def test_palette_toggle_switches_scheme(context, base_url: str) -> None:
@@ -82,13 +103,17 @@ def test_palette_toggle_switches_scheme(context, base_url: str) -> None:
     scheme = "document.body.getAttribute('data-md-color-scheme')"
     seen = [page.evaluate(scheme)]
     for _ in range(3):
-        page.locator("form[data-md-component='palette'] label:visible").first.click()
+        toggle = page.locator("form[data-md-component='palette'] label:visible").first
+        clicked = page.locator(f"form[data-md-component='palette'] label[for='{toggle.get_attribute('for')}']")
+        clicked.click()
+        # Material hides the clicked toggle in the same step that sets the scheme: wait for that.
+        expect(clicked).to_be_hidden()
         seen.append(page.evaluate(scheme))
     assert seen[0] == "default"  # the system says light, so the automatic palette is light
     assert "slate" in seen, f"the toggle never switched to dark: {seen}"
     page.emulate_media(color_scheme="dark")  # back on "follow the system" after a full cycle
     page.reload()
-    assert page.evaluate(scheme) == "slate"
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
 
 
 def test_no_request_leaves_localhost(context, served_site: BuiltSite, base_url: str) -> None:

@@ -97,7 +97,7 @@ def strike(
         raise RollbookError(f"damage cannot be negative ({damage})")
     modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
                                       damage_lost=damage_lost, aim_actions=aim, rocket=rocket)
-    result = cyno.strike(given_or_rolled(roll, "1d20", rng), modifiers)
+    result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers)
     dealt = None
     if damage is not None:
         dealt = (cyno.critical_damage(damage) if result.critical else damage) if result.hit else 0

@@ -19,11 +19,7 @@ from rollbook.systems import check_range, higher, roll_total
 # Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
 BONUS_ABOVE, PENALTY_BELOW, PENALTY_STEP = 12, 9, 2
 INITIATIVE_STEP, DODGE_STEP = 2, 3  # ruling cyno-reflex-steps
-STRIKE_DIE = 20
-AUTOMATIC_MISS_AT_OR_BELOW = 5  # "If the roll is 5 or lower, it is an automatic miss."
-AUTOMATIC_HIT_ON = 20
-CRITICAL_FROM = 19  # "Critical hit applies when rolling a 19 or a 20."
-HIT_ABOVE = 10  # "If the final result is higher than 10, then the attacker has hit the target."
+# The strike roll's die, automatic miss and hit, critical range and hit threshold: table cyno.strike.roll.
 ROCKET_PENALTY = -2
 UNDODGEABLE_VOLLEY = 5  # volleys of five or more missiles cannot be dodged
 BLIND_DODGE_AT_OR_BELOW = 50
@@ -232,20 +228,30 @@ class Strike:
     reason: str
 
 
+def strike_die() -> int:
+    """The strike roll's die (1D20), from table cyno.strike.roll."""
+    return tables.die_sides(tables.get("cyno.strike.roll").settings["dice"])
+
+
+def _natural_lines(roll: int) -> list[tables.Row]:
+    return [row for row in tables.get("cyno.strike.roll").rows if row["natural_low"] <= roll <= row["natural_high"]]
+
+
 def strike(roll: int, modifiers: Sequence[StrikeModifier] = ()) -> Strike:
-    """1D20 + modifiers: 5 or lower misses, 20 hits, otherwise a hit above 10; a natural 19 or 20
-    that hits is critical (ruling cyno-critical-needs-hit)."""
-    check_range("the strike roll", roll, 1, STRIKE_DIE)
+    """1D20 + modifiers, read from table cyno.strike.roll: 5 or lower misses, 20 hits, otherwise a
+    hit above 10; a natural 19 or 20 that hits is critical (ruling cyno-critical-needs-hit)."""
+    check_range("the strike roll", roll, 1, strike_die())
+    table = tables.get("cyno.strike.roll")
+    lines = _natural_lines(roll)
     total = roll + sum(m.modifier for m in modifiers)
-    automatic: Literal["miss", "hit"] | None = None
-    if roll <= AUTOMATIC_MISS_AT_OR_BELOW:
-        hit, automatic, reason = False, "miss", f"a natural {roll} is an automatic miss"
-    elif roll == AUTOMATIC_HIT_ON:
-        hit, automatic, reason = True, "hit", "a natural 20 is an automatic hit"
+    automatic: Literal["miss", "hit"] | None = next((r["automatic"] for r in lines if "automatic" in r), None)
+    if automatic is not None:
+        hit, reason = automatic == "hit", f"a natural {roll} is an automatic {automatic}"
     else:
-        hit = total > HIT_ABOVE
-        reason = f"{total} is {'' if hit else 'not '}higher than {HIT_ABOVE}"
-    return Strike(roll, tuple(modifiers), total, hit, hit and roll >= CRITICAL_FROM, automatic, reason)
+        hit = total > table.settings["hit_above"]
+        reason = f"{total} is {'' if hit else 'not '}higher than {table.settings['hit_above']}"
+    critical = hit and any(r.get("critical") for r in lines)
+    return Strike(roll, tuple(modifiers), total, hit, critical, automatic, reason)
 
 
 def exact_location(weaponry_skill: int, roll: int) -> bool:

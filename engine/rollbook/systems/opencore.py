@@ -19,11 +19,6 @@ from rollbook.systems import check_range, higher
 
 ABILITY_LOW, ABILITY_HIGH = 1, 100  # "Roll a 1d100 for each ability. Range 1 - 100."
 D100 = range(1, 101)
-COMELINESS_SHIFT = 25
-STRIKE_ADJUSTMENT = 20  # critical roll: unmodified attack roll over 80 / under 20
-BIDE_BONUS = 20  # Bide: "Next round he gets a +20 bonus to his Initiative roll."
-DEFENSE_MULTIPLIER = 2  # Defense: "defensive skills are doubled"
-WEAK_STRIKE_BELOW, STRONG_STRIKE_ABOVE = 20, 80
 CRITICAL_TYPES = tables.CRITICAL_TYPES
 
 
@@ -78,11 +73,12 @@ def round_half_up(numerator: int, denominator: int) -> int:
 def comeliness(cha: int, com: int) -> int:
     """COM after the Charisma rule: +25 below CHA 50, -25 from 51, unchanged at exactly 50
     (ruling opencore-com-at-cha-50), kept within 1..100 (ruling opencore-com-limits)."""
-    if cha < 50:
-        com += COMELINESS_SHIFT
-    elif cha >= 51:
-        com -= COMELINESS_SHIFT
-    return max(ABILITY_LOW, min(ABILITY_HIGH, com))
+    table = tables.get("opencore.comeliness")  # the shifts and the cap are the page's table
+    for row in table.rows:
+        if cha < row.get("cha_below", ABILITY_LOW) or cha >= row.get("cha_from", ABILITY_HIGH + 1):
+            com += row["shift"]
+            break
+    return max(ABILITY_LOW, min(table.settings["most"], com))
 
 
 def composite(code: str, abilities: Mapping[str, int]) -> int:
@@ -331,7 +327,7 @@ def individual_initiative(roll: int, dex: int, *, speed_factor: int = 0, armor_p
     if armor_penalty > 0:
         raise RollbookError(f"an armor penalty is zero or negative, not {armor_penalty}")
     mod = dex_modifier(dex, options)
-    bonus = BIDE_BONUS if bide else 0
+    bonus = action_value("Bide", "initiative_bonus") if bide else 0
     return Initiative(roll, mod, speed_factor, armor_penalty, bonus, roll + mod + speed_factor + armor_penalty + bonus)
 
 
@@ -427,7 +423,7 @@ def resolve_attack(attack_roll: int, defense_roll: int, *, attack_skill: int, de
     """
     check_range("the attack roll", attack_roll, 1, 100)
     check_range("the defense roll", defense_roll, 1, 100)
-    skill = defense_skill * DEFENSE_MULTIPLIER if defending else defense_skill
+    skill = defense_skill * action_value("Defense", "defense_multiplier") if defending else defense_skill
     attack_total = attack_roll + attack_skill + attack_bonus
     defense_total = defense_roll + skill + defense_bonus + (stun_defense_penalty() if defender_stunned else 0)
     a_fumble, d_fumble = is_fumble(attack_roll), is_fumble(defense_roll)
@@ -442,6 +438,11 @@ def resolve_attack(attack_roll: int, defense_roll: int, *, attack_skill: int, de
     else:
         hit, reason = False, f"{attack_total} does not beat {defense_total}"
     return Attack(attack_roll, defense_roll, attack_total, defense_total, a_fumble, d_fumble, hit, reason)
+
+
+def action_value(action: str, field: str) -> int:
+    """A number of the Actions table: Bide's initiative bonus, Defense's skill multiplier."""
+    return next(r for r in tables.get("opencore.actions").rows if r["action"] == action)[field]
 
 
 def stun_defense_penalty() -> int:
@@ -524,11 +525,16 @@ def attack_roll_modifier(attack_roll: int | None) -> int:
     if attack_roll is None:
         return 0
     check_range("the attack roll", attack_roll, 1, 100)
-    if attack_roll < WEAK_STRIKE_BELOW:
-        return -STRIKE_ADJUSTMENT
-    if attack_roll > STRONG_STRIKE_ABOVE:
-        return STRIKE_ADJUSTMENT
+    for row in tables.get("opencore.critical-modifiers").rows:  # the page's table of modifiers
+        if attack_roll < row.get("attack_below", -1) or attack_roll > row.get("attack_above", 101):
+            return row["modifier"]
     return 0
+
+
+def toughness_modifier(toughness: int) -> int:
+    """Toughness still left counts against the critical roll, point for point."""
+    (row,) = [r for r in tables.get("opencore.critical-modifiers").rows if "per_toughness_left" in r]
+    return row["per_toughness_left"] * toughness
 
 
 @dataclass(frozen=True)
@@ -559,7 +565,7 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
         raise RollbookError(f"toughness cannot be negative ({toughness})")
     name = f"opencore.critical.{kind}"
     modifier = attack_roll_modifier(attack_roll)
-    unclamped = die + modifier - toughness
+    unclamped = die + modifier + toughness_modifier(toughness)
     row = tables.lookup(name, unclamped)
     return CriticalHit(
         type=kind, die=die, attack_modifier=modifier, toughness=toughness, unclamped=unclamped,

@@ -206,3 +206,104 @@ def test_the_printed_non_range_tables_and_the_rule_lookups_agree():
         level = cyno.parse_level("" if symbol == "-" else symbol)
         assert cyno.parse_level(rating) == level
         assert cyno.convert(1, 0, level) == Fraction(conversion.replace(",", ""))  # one DP in that level's units
+
+
+def test_the_printed_strike_roll_and_the_strike_rule_agree():
+    """Each natural d20: the lines the page prints for it are the lines the strike rule applies."""
+    from rollbook.systems import cyno
+
+    shown = tables.display("cyno.strike.roll")
+    assert shown.rows == (("5 or lower", "automatic miss"), ("20", "automatic hit"), ("19 or 20", "critical hit"))
+    assert "higher than 10" in (shown.caption or "")
+    assert cyno.strike_die() == 20
+    for roll in range(1, cyno.strike_die() + 1):
+        printed = {result for cell, result in shown.rows if _natural_holds(cell, roll)}
+        for bonus in (-30, 0, 30):
+            strike = cyno.strike(roll, [cyno.StrikeModifier("test", bonus)])
+            assert (strike.automatic == "miss") == ("automatic miss" in printed)
+            assert (strike.automatic == "hit") == ("automatic hit" in printed)
+            assert strike.critical == (strike.hit and "critical hit" in printed)  # cyno-critical-needs-hit
+            if strike.automatic is None:
+                assert strike.hit == (strike.total > 10)
+
+
+def _natural_holds(cell: str, value: int) -> bool:
+    if cell.endswith(" or lower"):
+        return value <= int(cell.split()[0])
+    return value in {int(part) for part in cell.replace(" or ", " ").split()}
+
+
+def test_the_notation_table_is_written_from_the_metric_chart():
+    from rollbook.systems import cyno
+
+    rows = tables.display("cyno.notation").rows
+    assert rows[0] == ("DP", "Damage Point (the basic unit)")
+    assert ("nDP", "Nano Damage Point (notice that the symbol n is in lower case)") in rows
+    assert ("MDP", "Mega Damage Point") in rows
+    metric = {rating: prefix for prefix, _, _, rating in tables.display("cyno.metric").rows}
+    for notation, meaning in rows:
+        assert notation in metric and cyno.parse_level(notation) == cyno.parse_level(notation.removesuffix("DP"))
+        assert meaning.startswith("Damage Point" if metric[notation] == "-" else f"{metric[notation]} Damage Point")
+
+
+def test_validation_finds_bad_strike_roll_and_notation_rows():
+    strike = tables.Table("cyno.strike.roll", "T", "strike-roll", None,
+                          ({"natural_low": 0, "natural_high": 5, "result": "x", "automatic": "maybe"},),
+                          {"dice": "1d20", "hit_above": 10})
+    assert tables.validation_problems([strike]) == [
+        "cyno.strike.roll: automatic must be 'miss' or 'hit', not 'maybe'",
+        "cyno.strike.roll: natural roll 0 to 5 is not on a d20",
+    ]
+    notation = tables.Table("cyno.notation", "T", "notation", None, ({"symbol": "Q"},), {})
+    assert tables.validation_problems([tables.get("cyno.metric"), notation]) == [
+        "cyno.notation: symbol 'Q' is not on the metric chart"]
+
+
+def test_the_printed_charisma_rule_and_comeliness_agree():
+    from rollbook.systems import opencore
+
+    shown = tables.display("opencore.comeliness")
+    assert shown.rows == (("low (less than 50)", "add 25 to the COM score"),
+                          ("51 or higher", "subtract 25 from the COM score"))
+    assert shown.caption == "Note: a COM score cannot be more than 100."
+    assert [opencore.comeliness(cha, 50) for cha in (1, 49, 50, 51, 100)] == [75, 75, 50, 25, 25]
+    assert opencore.comeliness(10, 90) == 100 and opencore.comeliness(90, 10) == 1  # opencore-com-limits
+
+
+def test_the_printed_critical_modifiers_and_the_critical_rule_agree():
+    from rollbook.systems import opencore
+
+    shown = tables.display("opencore.critical-modifiers")
+    assert shown.rows == (
+        ("The unmodified attack roll was less than 20: the strike was weak", "-20 penalty"),
+        ("The unmodified attack roll was greater than 80: the strike was very effective", "+20 bonus"),
+        ("A critical is rolled while the character still has Toughness left",
+         "the amount of Toughness is used as a negative modifier"))
+    modifiers = {roll: opencore.attack_roll_modifier(roll) for roll in range(1, 101)}
+    assert {roll for roll, m in modifiers.items() if m == -20} == set(range(1, 20))
+    assert {roll for roll, m in modifiers.items() if m == 20} == set(range(81, 101))
+    assert set(modifiers.values()) == {-20, 0, 20}
+    assert opencore.critical_hit("slash", 50, attack_roll=90, toughness=7).unclamped == 50 + 20 - 7
+
+
+def test_validation_finds_bad_comeliness_and_critical_modifier_rows():
+    both = tables.Table("t.com", "T", "comeliness", None, ({"cha_below": 50, "cha_from": 51, "shift": 1},), {"most": 100})
+    assert tables.validation_problems([both]) == ["t.com row 1: needs exactly one of cha_below or cha_from"]
+    mixed = tables.Table("t.crit", "T", "critical-modifiers", None, ({"attack_below": 20, "per_toughness_left": -1},), {})
+    assert tables.validation_problems([mixed]) == [
+        "t.crit row 1: needs attack_below or attack_above with a modifier, or per_toughness_left alone"]
+
+
+def test_the_printed_actions_and_the_combat_rules_agree():
+    from rollbook.systems import opencore
+
+    rows = dict(tables.display("opencore.actions").rows)
+    assert "+20 bonus to his initiative roll" in rows["Bide"] and "are doubled" in rows["Defense"]
+    plain = opencore.individual_initiative(10, 50)
+    assert opencore.individual_initiative(10, 50, bide=True).total == plain.total + 20
+    doubled = opencore.resolve_attack(50, 50, attack_skill=60, defense_skill=40, defending=True)
+    assert doubled.defense_total == 50 + 2 * 40
+    wrong = tables.Table("t.actions", "T", "actions", None,
+                         ({"action": "Bide", "description": "a +10 bonus to his initiative roll", "initiative_bonus": 20},), {})
+    assert tables.validation_problems([wrong]) == [
+        "t.actions: Bide says '+20 bonus to his initiative roll' nowhere in its description"]
