@@ -21,7 +21,11 @@ help:
 
 # --- set-up -------------------------------------------------------------------------------
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	@# Debian/Ubuntu ship venv apart (python3-venv): install it when it is missing and we are root
+	$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv \
+	    && $(PYTHON) -m venv $(VENV); \
+	  else echo "Python's venv is missing: run 'sudo apt-get install python3-venv'"; exit 1; fi; }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@# pyodide-lock >= 0.1.3 declares Python >= 3.12 but runs on 3.11; newer Pythons get pyodide-build too
