@@ -20,16 +20,11 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from rollbook import rulings, tables
+from rollbook.systems import RULE_SETS
 
 # The page that holds every ruling; [[ruling ID]] admonitions link to its anchors.
 RULINGS_PAGE = "rulings.md"
 
-# Rule sets in the order the site presents them, with the names the seeds give them.
-RULE_SETS: dict[str, str] = {
-    "opencore": "OpenCore",
-    "codex": "Ogre CharacterCodex",
-    "cyno": "Cyno's Role-Play",
-}
 
 # Alone on its line; indented placeholders (inside an admonition or a list item) keep their indent.
 PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\[\[(?P<kind>[a-z]+)(?:\s+(?P<name>[^\]\s]+))?\s*\]\]\s*$")

@@ -14,6 +14,7 @@ from typing import Any, NoReturn, Sequence
 
 from rollbook import __version__, api, commands
 from rollbook.errors import RollbookError
+from rollbook.systems import RULE_SETS
 
 EXIT_BAD_INPUT = 2
 
@@ -39,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
         for depth in range(1, len(path) + 1):  # "opencore crit" lives under a group "opencore"
             prefix = tuple(path[:depth])
             if prefix not in groups:
-                group = groups[prefix[:-1]].add_parser(prefix[-1], help=f"{prefix[-1]} rules")
+                title = f"{RULE_SETS.get(prefix[-1], prefix[-1])} rules"
+                group = groups[prefix[:-1]].add_parser(prefix[-1], help=title, description=title)
                 groups[prefix] = group.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
                 groups[prefix].required = True
         sub = groups[tuple(path)].add_parser(leaf, help=_escaped(cmd.summary), description=cmd.summary)

@@ -13,9 +13,10 @@ from dataclasses import dataclass, fields
 from importlib import resources
 
 from rollbook.errors import RollbookError
-from rollbook.tables import RULE_SETS, TableDataError
+from rollbook.systems import RULE_SETS
+from rollbook.tables import TableDataError
 
-_ID = re.compile(r"^(opencore|codex|cyno)-[a-z0-9]+(-[a-z0-9]+)*$")
+_ID = re.compile(rf"^({'|'.join(RULE_SETS)})-[a-z0-9]+(-[a-z0-9]+)*$")  # kebab-case, rule set first
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ def _rulings() -> dict[str, Ruling]:
 def all_rulings() -> list[Ruling]:
     """Every ruling, grouped by rule set (OpenCore, CharacterCodex, Cyno) in file order."""
     rulings = list(_rulings().values())
-    return sorted(rulings, key=lambda r: RULE_SETS.index(r.rule_set))
+    return sorted(rulings, key=lambda r: list(RULE_SETS).index(r.rule_set))
 
 
 def get(ruling_id: str) -> Ruling:

@@ -21,8 +21,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from rollbook.errors import RollbookError
-
-RULE_SETS = ("opencore", "codex", "cyno")
+from rollbook.systems import RULE_SETS  # each rule set's tables are data/<key>.toml
 
 Row = Mapping[str, Any]
 

@@ -15,6 +15,14 @@ from rollbook.errors import RollbookError
 
 Winner = TypeVar("Winner")
 
+# The rule sets, by the key used in commands, data and rulings, in the order the site presents
+# them, with the names their documents give them.
+RULE_SETS: dict[str, str] = {
+    "opencore": "OpenCore",
+    "codex": "Ogre CharacterCodex",
+    "cyno": "Cyno's Role-Play",
+}
+
 
 def roll_total(expression: str, rng: random.Random) -> int:
     """Roll ``expression`` with the dice engine and return its total."""
