@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import SimpleNamespace
 
 import markdown
 import pytest
 from bs4 import BeautifulSoup
 
+from rollbook.rulings import Ruling
+from rollbook.tables import Display
 from sitebuild import load_hook
 
 pytestmark = [pytest.mark.site, pytest.mark.cpython_only]
@@ -16,36 +17,15 @@ pytestmark = [pytest.mark.site, pytest.mark.cpython_only]
 hook = load_hook()
 
 
-@dataclass(frozen=True)
-class FakeDisplay:
-    name: str
-    title: str
-    caption: str | None
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
 
-
-@dataclass(frozen=True)
-class FakeRuling:
-    id: str
-    title: str
-    rule_set: str
-    rule: str
-    question: str
-    reading: str
-    why: str
-    alternative: str | None
-    option: str | None
-
-
-TRICKY = FakeDisplay(
+TRICKY = Display(  # the real contract, with cells made to break naive rendering
     name="test.tricky", title="Tricky *cells*", caption="Roll d100 and read across.",
     columns=("d100", "Effect | note"),
     rows=(("01 to 05", "a|b"), ("06", "*not bold* _nor italic_ `nor code` [nor link] <b>nor html</b> &amp; \\")),
 )
 RULINGS = [
-    FakeRuling("cyno-one", "Cyno first", "cyno", "Rule C", "Q?", "Reading C.", "Why C.", None, None),
-    FakeRuling("opencore-one", "OpenCore first", "opencore", "Rule O", "Q?",
+    Ruling("cyno-one", "Cyno first", "cyno", "Rule C", "Q?", "Reading C.", "Why C.", None, None),
+    Ruling("opencore-one", "OpenCore first", "opencore", "Rule O", "Q?",
                "Reading O,\n\nin two paragraphs.", "Why O.", "Other way.", "hp_floor"),
 ]
 
@@ -127,7 +107,7 @@ def test_rulings_page_groups_by_rule_set_in_site_order_with_id_anchors() -> None
 
 
 def test_a_ruling_with_an_unknown_rule_set_stops_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
-    odd = FakeRuling("odd", "Odd", "gurps", "R", "Q", "Re", "W", None, None)
+    odd = Ruling("odd", "Odd", "gurps", "R", "Q", "Re", "W", None, None)
     monkeypatch.setattr(hook.rulings, "all_rulings", lambda: [odd])
     with pytest.raises(hook.PlaceholderError, match=r"rulings\.md:1: .*unknown rule set 'gurps'"):
         hook.expand("[[rulings]]", "rulings.md")
