@@ -51,6 +51,7 @@ def prob_command(
     expression: Annotated[str, EXPRESSION],
     *,
     at_least: Annotated[int | None, Arg("also give the chance of a total of T or more", metavar="T")] = None,
+    at_most: Annotated[int | None, Arg("also give the chance of a total of T or less", metavar="T")] = None,
 ) -> Result:
     """Exact odds of a dice expression: every total with its probability, mean and spread."""
     dist = distribution(expression)
@@ -69,15 +70,18 @@ def prob_command(
              f"from {dist.min} to {dist.max}"]
     if dist.residual:
         lines.append(f"(chains cut where less than {float(dist.residual):.1e} of the probability is left out)")
-    if at_least is not None:
-        p, p_max = dist.p_at_least_bounds(at_least)
-        result["at_least"] = at_least
-        result["p_at_least"] = str(p)
-        result["p_at_least_max"] = str(p_max)  # the same unless the residual (a cut chain's tail) may count
+    for name, symbol, target, bounds in (("at_least", ">=", at_least, dist.p_at_least_bounds),
+                                          ("at_most", "<=", at_most, dist.p_at_most_bounds)):
+        if target is None:
+            continue
+        p, p_max = bounds(target)
+        result[name] = target
+        result[f"p_{name}"] = str(p)
+        result[f"p_{name}_max"] = str(p_max)  # the same unless the residual (a cut chain's tail) may count
         if p_max == p:
-            lines.append(f"P(total >= {at_least}) = {p} ≈ {_percent(p)}")
+            lines.append(f"P(total {symbol} {target}) = {p} ≈ {_percent(p)}")
         else:
-            lines.append(f"P(total >= {at_least}) is between {p} and {p_max} ≈ {_percent(p)} "
+            lines.append(f"P(total {symbol} {target}) is between {p} and {p_max} ≈ {_percent(p)} "
                          "(the residual left out may count or not)")
     rows = list(probabilities.items())
     width = max(len(str(v)) for v, _ in rows)

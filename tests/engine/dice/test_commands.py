@@ -89,3 +89,11 @@ def test_prob_at_least_is_honest_about_the_residual(capsys):
     code, out, _ = run_cli(capsys, "prob", "2d6", "--at-least", "10", "--json")
     data = json.loads(out)
     assert data["p_at_least"] == data["p_at_least_max"] == "1/6" and "P(total >= 10) = 1/6" in data["text"]
+
+
+def test_prob_at_most_is_the_chance_of_a_total_of_t_or_less(capsys):
+    code, out, _ = run_cli(capsys, "prob", "2d6", "--at-least", "8", "--at-most", "4", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["at_most"] == 4
+    assert data["p_at_most"] == data["p_at_most_max"] == "1/6" and data["p_at_least"] == "5/12"
+    assert "P(total <= 4) = 1/6" in data["text"] and "P(total >= 8) = 5/12" in data["text"]
