@@ -12,6 +12,7 @@ name stops the build with the page and line, so a typo cannot ship an empty gap.
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Iterator
@@ -70,12 +71,20 @@ def render_table(name: str) -> str:
     def line(cells: tuple[str, ...]) -> str:
         return "| " + " | ".join(escape_cell(cell) for cell in cells) + " |"
 
+    cells = [[escape_cell(cell) for cell in row] for row in display.rows]
+    for row, column, expression, label in display.rolls:
+        # the dice in the cell become a button (inline_rolls.py); the rest of the cell stays text
+        if expression not in display.rows[row][column]:
+            raise ValueError(f"table {name!r}: {expression!r} is not in row {row + 1}, column {column + 1}")
+        button = f'<rollbook-roll expression="{html.escape(expression)}" label="{html.escape(label)}">{escape_cell(expression)}</rollbook-roll>'
+        cells[row][column] = cells[row][column].replace(escape_cell(expression), button, 1)
+
     parts = [f'<div class="rollbook-table" id="{table_anchor(name)}" data-rollbook-table="{name}" markdown>',
              "", f"**{escape_cell(display.title)}**", ""]
     if display.caption:
         parts += [display.caption, ""]
     parts += [line(display.columns), "| " + " | ".join("---" for _ in display.columns) + " |"]
-    parts += [line(row) for row in display.rows]
+    parts += ["| " + " | ".join(row) + " |" for row in cells]
     parts += ["", "</div>"]
     return "\n".join(parts)
 
@@ -163,7 +172,7 @@ def expand(markdown: str, page_src: str, first_line: int = 1) -> str:
     lines = markdown.split("\n")
     for index in _outside_code(lines):
         match = PLACEHOLDER.match(lines[index])
-        if not match:
+        if not match or match["kind"] == "roll":  # [[roll …]] is inline markup (inline_rolls.py)
             continue
         try:
             rendered = render_placeholder(match["kind"], match["name"], page_src)

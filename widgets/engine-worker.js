@@ -3,6 +3,8 @@
 // Only JSON crosses this boundary: the request is JSON text into rollbook.api.call_json and
 // the response is its JSON text parsed back, so no Python object ever reaches page code.
 // Must be started as a module worker: Pyodide 314's pyodide.asm.mjs cannot be importScripts()ed.
+// It also says once how its start went ({status: "ready"} or {status: "failed", message}), so
+// the page can tell the reader "Starting the dice engine…" and then get out of the way.
 
 const RUNTIME = new URL("../pyodide/", import.meta.url);
 
@@ -18,14 +20,15 @@ async function start() {
   return pyodide.pyimport("rollbook.api").call_json;
 }
 
-const engine = start();
-engine.catch(() => {}); // reported per request below, not as an unhandled rejection
-
-function loadFailure(error) {
-  // Same shape as the engine's own errors, so a widget shows it like any other.
-  const message = `the dice engine could not start: ${error && error.message ? error.message : error}`;
-  return { api: 1, ok: false, command: null, error: { kind: "load", message } };
+function failureMessage(error) {
+  return `the dice engine could not start: ${error && error.message ? error.message : error}`;
 }
+
+const engine = start();
+engine.then(
+  () => self.postMessage({ status: "ready" }),
+  (error) => self.postMessage({ status: "failed", message: failureMessage(error) }),
+);
 
 self.onmessage = async (event) => {
   const { id, request } = event.data ?? {};
@@ -39,7 +42,8 @@ self.onmessage = async (event) => {
       response = { api: 1, ok: false, command: request?.command ?? null, error: { kind: "internal", message: String(error) } };
     }
   } catch (error) {
-    response = loadFailure(error);
+    // Same shape as the engine's own errors, so a widget shows it like any other.
+    response = { api: 1, ok: false, command: null, error: { kind: "load", message: failureMessage(error) } };
   }
   self.postMessage({ id, response });
 };

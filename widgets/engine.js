@@ -1,13 +1,37 @@
 // The page side of the engine: `ask(request)` sends one JSON request to the shared engine worker
 // and resolves with its JSON response, e.g.
 //   const answer = await ask({ command: "roll", args: { expression: "2d6", seed: 7 } });
-// The worker (and Pyodide inside it) starts on the first ask, once per page, and is kept for the
-// rest of the visit. Failures arrive as responses with ok: false, never as rejections, so a
-// widget has one code path: show answer.result or answer.error.message.
+// One worker (and Pyodide inside it) serves the whole visit: this module is evaluated once per
+// document, and Material's instant navigation keeps the document. Failures arrive as responses
+// with ok: false, never as rejections, so a widget has one code path: show answer.result or
+// answer.error.message. A request asked while the engine starts waits in the worker: the tap is
+// answered when the engine is ready, not lost.
+//
+// The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready",
+// "failed" (with a message; the next ask, or retry(), starts a fresh worker).
 
 let worker = null;
 let nextId = 0;
 const pending = new Map();
+let status = { state: "idle", message: null };
+const watchers = new Set();
+
+function setStatus(state, message = null) {
+  status = { state, message };
+  for (const watcher of watchers) watcher(status);
+}
+
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message}. */
+export function engineStatus() {
+  return status;
+}
+
+/** Call `watcher(status)` now and on every change; returns the function that stops it. */
+export function watchEngine(watcher) {
+  watchers.add(watcher);
+  watcher(status);
+  return () => watchers.delete(watcher);
+}
 
 function failAll(message) {
   for (const [id, resolve] of pending) {
@@ -16,20 +40,24 @@ function failAll(message) {
   }
   worker?.terminate();
   worker = null; // the next ask starts a fresh worker
+  setStatus("failed", message);
 }
 
 function engineWorker() {
   if (worker === null) {
+    setStatus("starting");
     worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module", name: "rollbook-engine" });
     worker.onmessage = (event) => {
-      const { id, response } = event.data;
+      const { id, response, status: started, message } = event.data;
+      if (started === "ready") return setStatus("ready");
+      // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
+      // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
+      if (started === "failed") return failAll(message);
       const resolve = pending.get(id);
       if (resolve) {
         pending.delete(id);
         resolve(response);
       }
-      // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
-      // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
       if (response?.error?.kind === "load") failAll(response.error.message);
     };
     // A worker that cannot even be fetched or parsed reports here, not through onmessage.
@@ -41,9 +69,21 @@ function engineWorker() {
   return worker;
 }
 
-/** Start the engine now (e.g. when a widget scrolls into view) so the first answer comes sooner. */
+/** Start the engine now (e.g. when a widget is shown) so the first answer comes sooner. */
 export function warmUp() {
   engineWorker();
+}
+
+/** Start the engine once the browser is idle: reading the page comes first. */
+export function warmUpWhenIdle() {
+  if (worker !== null) return;
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  idle(() => warmUp(), { timeout: 2000 });
+}
+
+/** After a failed start: try again (the reader pressed "Retry"). */
+export function retry() {
+  if (status.state === "failed" || worker === null) warmUp();
 }
 
 /** Ask the engine one question; resolves with its response object ({ok, result} or {ok: false, error}). */
@@ -58,4 +98,12 @@ export function ask(request) {
       resolve({ api: 1, ok: false, command: request?.command ?? null, error: { kind: "input", message: `the request cannot be sent: ${error.message}` } });
     }
   });
+}
+
+/** A fresh seed for a roll, so every result can be shared as a link that reproduces it. */
+export function newSeed() {
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  // 53 bits: an exact JavaScript number, an exact Python int, short enough for a link
+  return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }

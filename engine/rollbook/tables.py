@@ -62,6 +62,9 @@ class Display:
     caption: str | None
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    # Dice in the cells a reader can roll: (row, column, expression, what it is for), e.g.
+    # (4, 2, "2d10+STR", "Sword damage"); the site makes each one a button.
+    rolls: tuple[tuple[int, int, str, str], ...] = ()
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -503,5 +506,19 @@ def display(name: str) -> Display:
         caption = (f"{caption} Otherwise the roll plus bonuses minus penalties hits when it is higher "
                    f"than {table.settings['hit_above']}.")
     return Display(name=name, title=table.title, caption=caption, columns=tuple(columns),
-                   rows=tuple(tuple(row) for row in rows))
+                   rows=tuple(tuple(row) for row in rows), rolls=_rolls(table))
+
+
+def _rolls(table: Table) -> tuple[tuple[int, int, str, str], ...]:
+    """The dice a reader can roll from the table's cells (see ``Display.rolls``)."""
+    if table.kind != "weapons":
+        return ()
+    rolls = []
+    for index, row in enumerate(table.rows):
+        weapon_name = row["weapon"]
+        if "modes" in row:
+            rolls += [(index, 2, mode["damage"], f"{weapon_name} damage, {mode['mode']}") for mode in row["modes"]]
+        elif row["damage"] != "Per weapon":
+            rolls.append((index, 2, row["damage"], f"{weapon_name} damage"))
+    return tuple(rolls)
 

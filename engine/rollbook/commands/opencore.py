@@ -307,3 +307,22 @@ def mental_power(
     verdict = "no effect" if effective == 0 else f"effective score {effective}"
     return {"power": power, "resistance": resistance, "effective": effective,
             "text": f"Mental power {power} - magic resistance {resistance}: {verdict}"}
+
+
+@command("opencore roll-values")
+def roll_values(
+    *,
+    scores: Annotated[str, Arg("the character's ability scores, e.g. STR=76,DEX=80,CON=32", metavar="SCORES")],
+    str_damage: StrDamage = "modifier",
+) -> Result:
+    """The values ability names take in a dice expression (2d10+STR, 1d100-CON) for a character."""
+    abilities = opencore.parse_scores(scores)
+    for code, score in abilities.items():
+        check_range(code, score, opencore.ABILITY_LOW, opencore.ABILITY_HIGH)
+    # "+STR" appears only in the weapon table's damage, where it is the Strength term of ruling
+    # opencore-str-damage; every other name stands for the score itself (1d100 - CON for HP).
+    values = dict(abilities)
+    if "STR" in values:
+        values["STR"] = opencore.strength_term(values["STR"], opencore.Options(str_damage=str_damage))
+    text = ", ".join(f"{code} = {value}" for code, value in values.items())
+    return {"values": values, "str_damage": str_damage, "text": text}

@@ -1,0 +1,64 @@
+"""MkDocs hook: dice in the rules text become buttons that roll (``<rollbook-roll>``).
+
+An author marks a roll explicitly in the Markdown, with what it is for:
+
+    Roll [[roll 1d100 | Initiative]] and add ...      a button "1d100" labelled "Initiative"
+    [[roll 2d10+STR]]                                 labelled by the expression itself
+
+Only marked text becomes a button (never a pattern guessed over the HTML), code spans stay
+literal, and every marked expression is checked by the engine at build time: a typo stops the
+build with the page, instead of shipping a button that answers with an error. Tables rendered
+from data mark their own dice cells (``rollbook.tables.Display.rolls``, see rollbook_tables).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from typing import Any
+
+from markdown import Extension, Markdown
+from markdown.inlinepatterns import InlineProcessor
+from mkdocs.exceptions import PluginError
+
+from rollbook.dice import parse
+from rollbook.errors import RollbookError
+
+ROLL = r"\[\[roll\s+(?P<expression>[^\]|]+?)\s*(?:\|\s*(?P<label>[^\]]+?)\s*)?\]\]"
+# After code spans (190) and backslash escapes (180), before links (160), which would read "[[".
+PRIORITY = 175
+
+
+def roll_element(expression: str, label: str | None) -> etree.Element:
+    """``<rollbook-roll expression=… label=…>expression</rollbook-roll>``: reads as text without JS."""
+    element = etree.Element("rollbook-roll")
+    element.set("expression", expression)
+    if label:
+        element.set("label", label)
+    element.text = expression
+    return element
+
+
+def check_expression(expression: str) -> None:
+    """RollbookError unless the engine can roll ``expression`` (ability names count as values)."""
+    parse(re.sub(r"\b[A-Z]{3}\b", "0", expression))
+
+
+class InlineRollProcessor(InlineProcessor):
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element, int, int]:  # type: ignore[override]
+        expression, label = m["expression"].strip(), m["label"]
+        try:
+            check_expression(expression)
+        except RollbookError as error:
+            raise PluginError(f"inline roll [[roll {expression}]]: {error}") from error
+        return roll_element(expression, label), m.start(0), m.end(0)
+
+
+class InlineRollExtension(Extension):
+    def extendMarkdown(self, md: Markdown) -> None:
+        md.inlinePatterns.register(InlineRollProcessor(ROLL, md), "rollbook_roll", PRIORITY)
+
+
+def on_config(config: Any) -> Any:
+    config.markdown_extensions.append(InlineRollExtension())
+    return config

@@ -1,0 +1,76 @@
+// How a rolled die and a roll's answer look: shared by the roller, the log and inline rolls.
+// Status is never told by colour alone: a dropped die is struck through and says "dropped",
+// an exploded one carries "!", a success or a critical is named in words.
+
+import { html, nothing } from "../element.js";
+
+/** The words a screen reader hears for one die, and the marks a sighted reader sees. */
+function dieStatus(die) {
+  const words = [];
+  if (!die.kept) words.push("dropped");
+  if (die.exploded) words.push("exploded");
+  if (die.added) words.push("added by an explosion");
+  if (die.rerolled) words.push(`rerolled from ${die.rerolled.join(", ")}`);
+  if (die.chain) words.push(`open-ended: ${die.chain.join(", ")}`);
+  if (die.success === true) words.push("success");
+  if (die.success === false) words.push("no success");
+  if (die.clamped_from !== undefined) words.push(`${die.clamped_from} counted as ${die.value}`);
+  return words;
+}
+
+function dieFace(die) {
+  if (die.sides === "%" && die.percentile) {
+    return die.percentile.map((p) => `${String(p.tens).padStart(2, "0")}+${p.units}`).join(" ");
+  }
+  if (die.sides === "F") return die.value > 0 ? "+" : die.value < 0 ? "−" : "0";
+  return String(die.value);
+}
+
+/** One die as a tile: its face large, its kind (d20) and its status in words under it. */
+export function dieTile(die) {
+  const status = dieStatus(die);
+  const classes = ["rollbook-die",
+    die.kept ? "" : "rollbook-die--dropped",
+    die.exploded ? "rollbook-die--exploded" : "",
+    die.success === true ? "rollbook-die--success" : ""].filter(Boolean).join(" ");
+  const kind = die.sides === "%" ? "d%" : `d${die.sides}`;
+  return html`<li class=${classes}>
+    ${die.rerolled ? html`<s class="rollbook-die__before">${die.rerolled.join(" ")}</s>` : nothing}
+    <span class="rollbook-die__face">${die.kept ? dieFace(die) : html`<s>${dieFace(die)}</s>`}${die.exploded ? "!" : ""}</span>
+    <span class="rollbook-die__kind">${kind}</span>
+    ${status.length ? html`<span class="rollbook-die__status">${status.join(", ")}</span>` : nothing}
+  </li>`;
+}
+
+/** The dice of a roll, term by term ("4d6kh3: 5 3 6 3"). */
+export function diceOfRoll(result) {
+  if (!result.dice?.length) return nothing;
+  return html`<div class="rollbook-terms">${result.dice.map((term) => html`
+    <div class="rollbook-term">
+      <p class="rollbook-term__name"><code>${term.term}</code> <span>= ${term.total}</span></p>
+      <ul class="rollbook-dice" aria-label=${`dice of ${term.term}`}>${term.dice.map(dieTile)}</ul>
+    </div>`)}</div>`;
+}
+
+/** A number as the engine gave it, a fraction "5/12", as a percentage for reading. */
+export function percent(fraction) {
+  const [top, bottom = "1"] = String(fraction).split("/");
+  const value = (Number(top) / Number(bottom)) * 100;
+  if (value === 0 || value === 100) return `${value}%`;
+  return `${value < 0.01 ? value.toPrecision(2) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
+}
+
+/** The engine's error, and where it points in what was typed (a caret under the column). */
+export function errorView(error, typed, id) {
+  const column = error.column ?? Number((/^column (\d+):/.exec(error.message) ?? [])[1] ?? 0);
+  return html`<div class="rollbook-problem" id=${id} role="alert">
+    <p>${error.message}</p>
+    ${column && typed ? html`<pre class="rollbook-caret" aria-hidden="true"><code>${typed}\n${" ".repeat(column - 1)}^</code></pre>` : nothing}
+  </div>`;
+}
+
+/** The engine's one-line breakdown, "4d6kh3 (5, ~~2~~, 6, 4) + 2 = 15", with the dropped dice
+ *  (marked ~~like this~~) struck through: as text nodes, never as HTML. */
+export function breakdown(text) {
+  return String(text).split("~~").map((part, i) => (i % 2 ? html`<s aria-label=${`${part}, dropped`}>${part}</s>` : part));
+}

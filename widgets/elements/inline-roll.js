@@ -1,0 +1,69 @@
+// <rollbook-roll expression="2d10+STR" label="Sword damage">: a dice expression in the rules text
+// as a button. A tap rolls it into the shared log and shows the total beside it. The hook writes
+// these from explicit marks in the Markdown ([[roll 1d100 | Initiative]]) and from the tables'
+// dice cells; before the widgets load they read as the plain expression.
+//
+// A name in the expression (STR, DEX, …) takes its value from the active character by the
+// Rulings page's reading, asked of the engine ("opencore roll-values"); with no active character,
+// the roll says which character page to visit.
+
+import { ask } from "../engine.js";
+import { define, html, nothing, RollbookElement } from "../element.js";
+import { kept, rollIntoLog } from "../session.js";
+import { breakdown } from "./dice.js";
+
+const NAMES = /\b[A-Z]{3}\b/g; // OpenCore's ability codes in an expression: STR, DEX, …
+
+/** {STR: 76, DEX: 80} -> "STR=76,DEX=80", the form the engine's --scores takes. */
+export function scoresText(scores) {
+  return Object.entries(scores).map(([code, score]) => `${code}=${score}`).join(",");
+}
+
+class InlineRoll extends RollbookElement {
+  connected() {
+    this.expression = this.getAttribute("expression") ?? this.textContent.trim();
+    this.label = this.getAttribute("label") || this.expression;
+    this.result = null;
+    this.problem = null;
+    this.busy = false;
+  }
+
+  async #values() {
+    const names = [...new Set(this.expression.match(NAMES) ?? [])];
+    if (!names.length) return {};
+    const character = kept.active;
+    if (!character) throw new Error(`${names.join(", ")} needs an active character: make or pick one on the Character page`);
+    const answer = await ask({ command: "opencore roll-values", args: { scores: scoresText(character.scores) } });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return Object.fromEntries(names.map((name) => [name, answer.result.values[name]]));
+  }
+
+  async #roll() {
+    this.busy = true;
+    this.problem = null;
+    this.update();
+    try {
+      const vars = await this.#values();
+      const { answer } = await rollIntoLog({ expression: this.expression, vars, label: this.label });
+      if (answer.ok) this.result = answer.result;
+      else this.problem = answer.error.message;
+    } catch (error) {
+      this.problem = error.message;
+    }
+    this.busy = false;
+    this.update();
+  }
+
+  view() {
+    const starting = this.busy && this.engine.state === "starting";
+    return html`<button type="button" class="rollbook-roll__button" aria-label=${`Roll ${this.expression} (${this.label})`}
+        @click=${() => this.#roll()}><span aria-hidden="true" class="rollbook-roll__die"></span>${this.expression}</button><output class="rollbook-roll__result" aria-live="polite">${
+        starting ? "starting the dice engine…"
+        : this.busy ? "rolling…"
+        : this.problem ? html`<span class="rollbook-problem">${this.problem}</span>`
+        : this.result ? html`<strong>${this.result.total}</strong> <span class="rollbook-roll__text">${breakdown(this.result.text)}</span>`
+        : nothing}</output>`;
+  }
+}
+
+define("rollbook-roll", InlineRoll);

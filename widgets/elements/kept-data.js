@@ -1,0 +1,59 @@
+// <rollbook-kept>: export everything this browser keeps (roll log, characters, the active one)
+// as a JSON file, and import such a file back. A bad file is refused with the reason and the
+// place of the problem; what is already kept is never replaced by it.
+
+import { define, html, nothing, RollbookElement } from "../element.js";
+import { KeptError } from "../kept.js";
+import { kept } from "../session.js";
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+class KeptData extends RollbookElement {
+  connected() {
+    this.message = null; // {text, problem}
+    this.listen(kept.watch(() => this.update()));
+  }
+
+  #export() {
+    const blob = new Blob([kept.exportText()], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `rollbook-${new Date().toISOString().slice(0, 10)}.json`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    this.message = { text: `Exported ${plural(kept.log.length, "roll")} and ${plural(kept.characters.length, "character")}.` };
+    this.update();
+  }
+
+  async #import(event) {
+    const file = event.target.files?.[0];
+    event.target.value = ""; // the same file can be chosen again
+    if (!file) return;
+    try {
+      const { added, skipped } = kept.importText(await file.text());
+      const already = skipped.rolls + skipped.characters;
+      this.message = { text: `Imported ${plural(added.rolls, "roll")} and ${plural(added.characters, "character")}`
+        + (already ? ` (${already} already kept here, left as they are).` : ".") };
+    } catch (error) {
+      const reason = error instanceof KeptError ? error.message : `the file could not be read (${error.message})`;
+      this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${reason}` };
+    }
+    this.update();
+  }
+
+  view() {
+    return html`<div class="rollbook-kept">
+      <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}.</p>
+      <div class="rollbook-row">
+        <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
+        <label class="md-button rollbook-file">Import a file
+          <input type="file" accept="application/json,.json" @change=${(e) => this.#import(e)}></label>
+      </div>
+      ${this.message ? html`<p class=${this.message.problem ? "rollbook-problem" : "rollbook-done"} role=${this.message.problem ? "alert" : "status"}>${this.message.text}</p>` : nothing}
+    </div>`;
+  }
+}
+
+define("rollbook-kept", KeptData);

@@ -1,0 +1,69 @@
+// <rollbook-log>: the roll log shared by every widget and page of the visit (and kept across
+// reloads): what was rolled and where, when, the total and its breakdown; roll an entry again,
+// open it as a link, clear the log (with Undo).
+
+import { define, html, nothing, RollbookElement } from "../element.js";
+import { shareLink } from "../links.js";
+import { breakdown } from "./dice.js";
+import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
+
+const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
+const SHOWN = 50; // newest first; the rest stay kept (and exported) but off the screen
+
+function clock(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+class RollLog extends RollbookElement {
+  connected() {
+    this.undo = null; // after "Clear": the function that brings the log back
+    this.listen(kept.watch(() => this.update()));
+  }
+
+  #clear() {
+    this.undo = kept.clearLog();
+    this.update();
+  }
+
+  #undo() {
+    this.undo?.();
+    this.undo = null;
+    this.update();
+  }
+
+  async #again(entry) {
+    this.undo = null;
+    const { answer } = await rollIntoLog({ expression: entry.expression, vars: entry.vars, label: entry.label });
+    this.problem = answer.ok ? null : answer.error.message;
+    this.update();
+  }
+
+  view() {
+    const entries = kept.log.slice(-SHOWN).reverse();
+    return html`
+      <div class="rollbook-log__head">
+        <h2 class="rollbook-log__title" id="rollbook-log-title">Roll log</h2>
+        ${entries.length ? html`<button type="button" class="md-button" @click=${() => this.#clear()}>Clear log</button>` : nothing}
+        ${this.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => this.#undo()}>Undo clear</button>` : nothing}
+      </div>
+      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing}
+      <ol class="rollbook-log__entries" role="log" aria-live="polite" aria-labelledby="rollbook-log-title">
+        ${entries.map((entry) => html`<li class="rollbook-log__entry">
+          <p class="rollbook-log__what"><span class="rollbook-log__label">${entry.label}</span>
+            <strong class="rollbook-log__total">${entry.total}</strong></p>
+          <p class="rollbook-log__text"><code>${breakdown(entry.text)}</code></p>
+          <p class="rollbook-log__meta">
+            <time datetime=${entry.at}>${clock(entry.at)}</time>
+            ${entry.page ? html` · <a href=${new URL(entry.page, SITE_ROOT).href}>${entry.page}</a>` : nothing}
+            · <a href=${shareLink(SITE_ROOT, "tools/roller/", LINK, entry)} aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>
+          </p>
+          <button type="button" class="md-button" aria-label=${`Roll ${entry.label} again`} @click=${() => this.#again(entry)}>Roll again</button>
+        </li>`)}
+      </ol>
+      ${entries.length ? nothing : html`<p class="rollbook-log__empty">No rolls yet. Rolls made anywhere on the site (the dice in the rules text too) appear here.</p>`}
+    `;
+  }
+}
+
+define("rollbook-log", RollLog);

@@ -1,0 +1,179 @@
+// <rollbook-roller>: the dice roller of tools/roller/. Type an expression (or tap a die), roll,
+// see every die and a large total; the exact odds of the expression under it; every roll goes
+// to the shared log. A link with ?expression=…&seed=… shows that exact roll on any device.
+
+import { ask } from "../engine.js";
+import { define, html, nothing, RollbookElement } from "../element.js";
+import { styleMap } from "../vendor/lit-html/directives/style-map.js";
+import { readQuery, shareLink } from "../links.js";
+import { rollIntoLog, SITE_ROOT } from "../session.js";
+import { breakdown, diceOfRoll, errorView, percent } from "./dice.js";
+
+const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
+const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
+const PAGE = "tools/roller/";
+
+class DiceRoller extends RollbookElement {
+  connected() {
+    this.expression = this.expression ?? "";
+    this.answer = null; // the engine's last roll response
+    this.asked = null; // what that answer answers: {expression, vars, seed, label, shared}
+    this.odds = null; // the engine's prob response for the last expression
+    this.targets = { at_least: null, at_most: null };
+    this.busy = false;
+    const { values, problems } = readQuery(LINK, location.search);
+    this.linkProblems = problems;
+    if (values.expression && values.seed !== undefined) {
+      this.expression = values.expression;
+      this.#roll({ expression: values.expression, vars: values.vars ?? {}, seed: values.seed, label: values.label ?? null, shared: true });
+    }
+  }
+
+  async #roll({ expression, vars = {}, seed, label = null, shared = false }) {
+    expression = expression.trim();
+    if (!expression) {
+      this.answer = { ok: false, error: { kind: "input", message: "type a dice expression first, e.g. 2d6+3, 4d6kh3 or d%" } };
+      this.asked = { expression };
+      return this.update();
+    }
+    this.busy = true;
+    this.update();
+    let answer;
+    if (shared) { // a shared roll is shown, not logged again on every visit of the link
+      const args = { expression, seed };
+      if (Object.keys(vars).length) args.vars = vars;
+      answer = await ask({ command: "roll", args });
+    } else {
+      ({ answer } = await rollIntoLog({ expression, vars, label, seed }));
+    }
+    this.busy = false;
+    this.answer = answer;
+    this.asked = { expression, vars, seed: answer.ok ? answer.result.seed ?? seed : seed, label, shared };
+    this.update();
+    if (answer.ok) this.#askOdds(expression, vars);
+    const input = this.querySelector("input[name=expression]");
+    if (!answer.ok && input && answer.error.column) input.setSelectionRange(answer.error.column - 1, expression.length);
+  }
+
+  async #askOdds(expression = this.odds?.expression, vars = this.odds?.vars ?? {}) {
+    if (!expression) return;
+    const args = { expression };
+    if (Object.keys(vars).length) args.vars = vars;
+    for (const [name, target] of Object.entries(this.targets)) if (target !== null) args[name] = target;
+    const answer = await ask({ command: "prob", args });
+    this.odds = { expression, vars, answer };
+    this.update();
+  }
+
+  #submit(event) {
+    event.preventDefault();
+    this.expression = new FormData(event.target).get("expression") ?? "";
+    this.#roll({ expression: this.expression });
+  }
+
+  #quick(die) {
+    this.expression = die;
+    const input = this.querySelector("input[name=expression]");
+    if (input) input.value = die;
+    this.#roll({ expression: die });
+  }
+
+  #target(name, event) {
+    const raw = event.target.value.trim();
+    this.targets = { ...this.targets, [name]: /^-?\d+$/.test(raw) ? Number(raw) : null };
+    this.#askOdds();
+  }
+
+  view() {
+    const failed = this.answer && !this.answer.ok;
+    return html`
+      <form class="rollbook-roller__form" @submit=${(e) => this.#submit(e)}>
+        <label for="rollbook-expression">Dice expression</label>
+        <div class="rollbook-row">
+          <input id="rollbook-expression" name="expression" type="text" .value=${this.expression}
+            autocomplete="off" autocapitalize="off" spellcheck="false" enterkeyhint="go"
+            placeholder="e.g. 4d6kh3, 1d20+5, d%"
+            aria-invalid=${failed ? "true" : "false"}
+            aria-describedby=${failed ? "rollbook-roller-problem" : nothing}
+            @input=${(e) => { this.expression = e.target.value; }}>
+          <button type="submit" class="md-button md-button--primary">Roll</button>
+        </div>
+      </form>
+      ${this.engineNotice()}
+      ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
+      <section class="rollbook-answer" aria-live="polite" aria-busy=${this.busy ? "true" : "false"}>
+        ${this.busy && this.engine.state === "ready" ? html`<p class="rollbook-answer__wait">Rolling…</p>` : nothing}
+        ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
+        ${this.answer ? this.#answerView() : html`<p class="rollbook-answer__hint">Type dice and press Roll, or tap a die.</p>`}
+      </section>
+      <div class="rollbook-quick" role="group" aria-label="Quick dice">
+        ${QUICK_DICE.map((die) => html`<button type="button" class="md-button" @click=${() => this.#quick(die)}>${die}</button>`)}
+      </div>
+      ${this.#oddsView()}
+    `;
+  }
+
+  #answerView() {
+    if (!this.answer.ok) return errorView(this.answer.error, this.asked?.expression, "rollbook-roller-problem");
+    const result = this.answer.result;
+    const link = shareLink(SITE_ROOT, PAGE, LINK, this.asked);
+    return html`
+      ${this.asked.shared ? html`<p class="rollbook-answer__shared">A shared roll (seed ${this.asked.seed}): the same dice as on the device it came from.</p>` : nothing}
+      <p class="rollbook-total"><span class="rollbook-total__label">${this.asked.label || result.expression}</span>
+        <output class="rollbook-total__value">${result.total}</output></p>
+      ${diceOfRoll(result)}
+      <p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p>
+      <p class="rollbook-share"><a href=${link}>Link to this roll</a></p>`;
+  }
+
+  #oddsView() {
+    const odds = this.odds?.answer;
+    return html`<section class="rollbook-odds" aria-labelledby="rollbook-odds-title">
+      <h2 id="rollbook-odds-title">Exact odds${this.odds ? html` of <code>${this.odds.expression}</code>` : nothing}</h2>
+      <div class="rollbook-row rollbook-targets">
+        <label>Chance of at least <input type="text" inputmode="numeric" size="5" name="at_least" @change=${(e) => this.#target("at_least", e)}></label>
+        <label>Chance of at most <input type="text" inputmode="numeric" size="5" name="at_most" @change=${(e) => this.#target("at_most", e)}></label>
+      </div>
+      ${!odds ? html`<p>Roll something to see the exact chance of every total.</p>`
+        : !odds.ok ? errorView(odds.error, this.odds.expression, "rollbook-odds-problem")
+        : distributionView(odds.result)}
+    </section>`;
+  }
+}
+
+function chanceLine(result, name, words) {
+  if (result[name] === undefined) return nothing;
+  const low = result[`p_${name}`];
+  const high = result[`p_${name}_max`];
+  return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: ${percent(low)}</strong>
+    (${low}${high !== low ? html`, up to ${high} if the cut-off tail counts` : nothing})</p>`;
+}
+
+/** Mean, range, chances and every total as a table whose bars are drawn from its own numbers. */
+export function distributionView(result) {
+  const rows = Object.entries(result.distribution).map(([total, p]) => [Number(total), p]).sort((a, b) => a[0] - b[0]);
+  const share = (p) => { const [t, b = "1"] = p.split("/"); return Number(t) / Number(b); };
+  const peak = Math.max(...rows.map(([, p]) => share(p)));
+  return html`
+    <dl class="rollbook-stats">
+      <div><dt>Mean</dt><dd>${Number(result.mean.toFixed(4))}</dd></div>
+      <div><dt>Min</dt><dd>${result.min}</dd></div>
+      <div><dt>Max</dt><dd>${result.max}</dd></div>
+      <div><dt>Spread (SD)</dt><dd>${Number(result.stdev.toFixed(3))}</dd></div>
+    </dl>
+    ${chanceLine(result, "at_least", "At least")}
+    ${chanceLine(result, "at_most", "At most")}
+    ${result.residual !== "0" ? html`<p class="rollbook-note">Open-ended chains are cut where less than ${percent(result.residual)} is left; the odds are exact up to that.</p>` : nothing}
+    <div class="rollbook-distribution">
+      <table>
+        <caption>Chance of each total</caption>
+        <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
+        <tbody>${rows.map(([total, p]) => html`<tr>
+          <th scope="row">${total}</th><td>${percent(p)}</td>
+          <td class="rollbook-bar-cell"><span class="rollbook-bar" style=${styleMap({ width: `${(100 * share(p) / peak).toFixed(1)}%` })}></span></td>
+        </tr>`)}</tbody>
+      </table>
+    </div>`;
+}
+
+define("rollbook-roller", DiceRoller);

@@ -1,0 +1,302 @@
+// What a player keeps in this browser: the roll log, characters and the active character.
+// Plain data, validated on the way in (from storage or from an imported file), saved as one JSON
+// value under one key so a save is all or nothing. No DOM here: Node's test runner checks it.
+//
+// The file a player exports is the same JSON: {"rollbook": 1, "log": [...], "characters": [...],
+// "active": id | null}. A bad file or a damaged stored value is refused with the path of the
+// first problem ("log[3].total: …"); nothing already kept is replaced by it.
+
+export const FORMAT = 1;
+export const STORAGE_KEY = "rollbook.kept.v1";
+export const MAX_LOG = 200; // newest kept; a log is for the evening's rolls, not an archive
+export const MAX_CHARACTERS = 100;
+export const ABILITIES = ["STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM"];
+const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
+const MAX_FILE_CHARS = 2_000_000;
+
+/** A kept value that is not what Rollbook stores; the message says where and what. */
+export class KeptError extends Error {}
+
+const empty = () => ({ log: [], characters: [], active: null });
+
+// --- validation ---------------------------------------------------------------------------
+
+function fail(path, message) {
+  throw new KeptError(`${path}: ${message}`);
+}
+
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return JSON.stringify(value.length > 30 ? value.slice(0, 30) + "…" : value);
+  return typeof value === "object" ? "an object" : String(value);
+}
+
+function object(value, path) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(path, `expected an object, found ${describe(value)}`);
+  return value;
+}
+
+function text(value, path, { optional = false, max = MAX_TEXT } = {}) {
+  if (optional && (value === undefined || value === null)) return null;
+  if (typeof value !== "string") fail(path, `expected text, found ${describe(value)}`);
+  if (value.length > max) fail(path, `text longer than ${max} characters`);
+  return value;
+}
+
+function integer(value, path, { optional = false, min = -Number.MAX_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = {}) {
+  if (optional && (value === undefined || value === null)) return null;
+  if (!Number.isSafeInteger(value)) fail(path, `expected a whole number, found ${describe(value)}`);
+  if (value < min || value > max) fail(path, `expected a number from ${min} to ${max}, found ${value}`);
+  return value;
+}
+
+function number(value, path) {
+  if (typeof value !== "number" || !Number.isFinite(value)) fail(path, `expected a number, found ${describe(value)}`);
+  return value;
+}
+
+function time(value, path) {
+  text(value, path, { max: 40 });
+  if (Number.isNaN(Date.parse(value))) fail(path, `expected a date and time, found ${describe(value)}`);
+  return value;
+}
+
+function list(value, path, max) {
+  if (!Array.isArray(value)) fail(path, `expected a list, found ${describe(value)}`);
+  if (value.length > max) fail(path, `at most ${max} entries, found ${value.length}`);
+  return value;
+}
+
+function named(value, path) {
+  // {"STR": 3}: names are letters, values whole numbers (what the dice engine takes as --var)
+  const out = {};
+  for (const [name, score] of Object.entries(object(value, path))) {
+    if (!/^[A-Za-z]{1,12}$/.test(name)) fail(`${path}.${name}`, "a name is 1 to 12 letters");
+    out[name] = integer(score, `${path}.${name}`);
+  }
+  return out;
+}
+
+/** One roll of the log: what was asked (expression, values, seed: enough to roll it again
+ *  exactly) and what came out (total and the engine's one-line breakdown). */
+export function checkRoll(value, path = "roll") {
+  object(value, path);
+  return {
+    id: text(value.id, `${path}.id`, { max: 64 }),
+    at: time(value.at, `${path}.at`),
+    label: text(value.label, `${path}.label`, { max: 200 }),
+    expression: text(value.expression, `${path}.expression`, { max: 500 }),
+    vars: named(value.vars ?? {}, `${path}.vars`),
+    seed: integer(value.seed, `${path}.seed`, { min: 0 }),
+    total: number(value.total, `${path}.total`),
+    text: text(value.text, `${path}.text`),
+    page: text(value.page, `${path}.page`, { optional: true, max: 500 }),
+  };
+}
+
+/** One OpenCore character: the player's inputs only (scores, the HP roll, the rulings chosen);
+ *  composites, saves and HP are asked of the engine again, so they can never go stale. */
+export function checkCharacter(value, path = "character") {
+  object(value, path);
+  const scores = object(value.scores, `${path}.scores`);
+  const checked = {};
+  for (const code of ABILITIES) checked[code] = integer(scores[code], `${path}.scores.${code}`, { min: 0, max: 100 });
+  for (const code of Object.keys(scores)) if (!ABILITIES.includes(code)) fail(`${path}.scores.${code}`, `not an OpenCore ability (${ABILITIES.join(", ")})`);
+  const locked = list(value.locked ?? [], `${path}.locked`, ABILITIES.length);
+  locked.forEach((code, i) => { if (!ABILITIES.includes(code)) fail(`${path}.locked[${i}]`, `not an OpenCore ability, found ${describe(code)}`); });
+  const options = object(value.options ?? {}, `${path}.options`);
+  const checkedOptions = {};
+  for (const [name, choice] of Object.entries(options)) {
+    if (!/^[a-z_]{1,40}$/.test(name)) fail(`${path}.options.${name}`, "not a ruling option");
+    checkedOptions[name] = text(choice, `${path}.options.${name}`, { max: 40 });
+  }
+  const name = text(value.name, `${path}.name`, { max: 100 }).trim();
+  if (!name) fail(`${path}.name`, "a character needs a name");
+  return {
+    id: text(value.id, `${path}.id`, { max: 64 }),
+    name,
+    scores: checked,
+    rolled: value.rolled === undefined ? null : (value.rolled === null ? null : named(value.rolled, `${path}.rolled`)),
+    hp_roll: integer(value.hp_roll, `${path}.hp_roll`, { min: 1, max: 100 }),
+    locked: [...new Set(locked)],
+    options: checkedOptions,
+    seed: integer(value.seed, `${path}.seed`, { optional: true, min: 0 }),
+    created: time(value.created, `${path}.created`),
+    updated: time(value.updated ?? value.created, `${path}.updated`),
+  };
+}
+
+/** The whole kept value, checked; KeptError names the first problem. */
+export function checkKept(value) {
+  object(value, "file");
+  if (value.rollbook !== FORMAT) {
+    if (Number.isSafeInteger(value.rollbook) && value.rollbook > FORMAT) {
+      fail("rollbook", `this file was saved by a newer Rollbook (format ${value.rollbook}); reload the site to update it, then import again`);
+    }
+    fail("rollbook", `not a Rollbook file (it needs "rollbook": ${FORMAT} at the top)`);
+  }
+  const log = list(value.log ?? [], "log", MAX_LOG).map((entry, i) => checkRoll(entry, `log[${i}]`));
+  const characters = list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`));
+  const active = text(value.active, "active", { optional: true, max: 64 });
+  if (active !== null && !characters.some((c) => c.id === active)) fail("active", `no character has the id ${describe(active)}`);
+  return { log, characters, active };
+}
+
+/** The file a player downloads: everything kept, as formatted JSON. */
+export function exportKept(kept, now = new Date()) {
+  return JSON.stringify({ rollbook: FORMAT, exported: now.toISOString(), ...kept }, null, 2) + "\n";
+}
+
+/** Read an exported file's text; KeptError says plainly why a file is refused. */
+export function parseKeptFile(fileText) {
+  if (typeof fileText !== "string" || fileText.length > MAX_FILE_CHARS) throw new KeptError(`file: larger than ${MAX_FILE_CHARS / 1e6} MB, not a Rollbook export`);
+  let value;
+  try {
+    value = JSON.parse(fileText);
+  } catch (error) {
+    throw new KeptError(`file: not JSON (${error.message}); choose a file exported by Rollbook (rollbook-*.json)`);
+  }
+  return checkKept(value);
+}
+
+/** Add an imported file to what is kept: entries already kept (same id) stay as they are. */
+export function mergeKept(kept, imported) {
+  const haveRolls = new Set(kept.log.map((r) => r.id));
+  const haveCharacters = new Set(kept.characters.map((c) => c.id));
+  const newRolls = imported.log.filter((r) => !haveRolls.has(r.id));
+  const newCharacters = imported.characters.filter((c) => !haveCharacters.has(c.id));
+  const log = [...kept.log, ...newRolls].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_LOG);
+  const characters = [...kept.characters, ...newCharacters].slice(0, MAX_CHARACTERS);
+  const active = kept.active ?? (imported.active && characters.some((c) => c.id === imported.active) ? imported.active : null);
+  return {
+    kept: { log, characters, active },
+    added: { rolls: newRolls.length, characters: newCharacters.length },
+    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length },
+  };
+}
+
+// --- the store ----------------------------------------------------------------------------
+
+/** The kept state over a Web Storage (localStorage in the page, a stand-in in tests).
+ *  Every change is saved at once; watchers hear every change; `problem` says when storage
+ *  failed (full, private mode) or held a damaged value (kept aside under a backup key). */
+export class KeptStore {
+  constructor(storage, key = STORAGE_KEY) {
+    this.storage = storage;
+    this.key = key;
+    this.watchers = new Set();
+    this.problem = null;
+    this.state = this.#read();
+  }
+
+  #read() {
+    let raw = null;
+    try {
+      raw = this.storage?.getItem(this.key) ?? null;
+    } catch (error) {
+      this.problem = `this browser does not let Rollbook keep anything (${error.message}); rolls last until you close the page`;
+      return empty();
+    }
+    if (raw === null) return empty();
+    try {
+      return checkKept(JSON.parse(raw));
+    } catch (error) {
+      // Never thrown away: set aside where an export or a later version can still find it.
+      const backup = `${this.key}.damaged.${Date.now()}`;
+      try { this.storage.setItem(backup, raw); } catch { /* storage full: the value stays under its key */ }
+      this.problem = `what this browser kept could not be read (${error.message}); it was set aside as ${backup}`;
+      return empty();
+    }
+  }
+
+  /** Reload after another tab changed the kept state. */
+  reload() {
+    this.state = this.#read();
+    this.#notify();
+  }
+
+  get log() { return this.state.log; }
+  get characters() { return this.state.characters; }
+  get active() { return this.state.characters.find((c) => c.id === this.state.active) ?? null; }
+
+  watch(watcher) {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  #notify() {
+    for (const watcher of this.watchers) watcher(this);
+  }
+
+  #set(state) {
+    this.state = state;
+    try {
+      this.storage?.setItem(this.key, JSON.stringify({ rollbook: FORMAT, ...state }));
+      this.problem = null;
+    } catch (error) {
+      this.problem = `could not save in this browser (${error.message}); export your data to keep it`;
+    }
+    this.#notify();
+  }
+
+  /** Add one roll (checked) at the end of the log; the oldest go beyond MAX_LOG. */
+  addRoll(roll) {
+    const checked = checkRoll(roll);
+    this.#set({ ...this.state, log: [...this.state.log, checked].slice(-MAX_LOG) });
+    return checked;
+  }
+
+  /** Empty the log; returns the function that puts it back (the reader's "Undo"). */
+  clearLog() {
+    const before = this.state.log;
+    this.#set({ ...this.state, log: [] });
+    return () => this.#set({ ...this.state, log: [...before, ...this.state.log].slice(-MAX_LOG) });
+  }
+
+  /** Add or replace a character (by id). */
+  saveCharacter(character) {
+    const checked = checkCharacter(character);
+    const others = this.state.characters.filter((c) => c.id !== checked.id);
+    if (others.length === this.state.characters.length && others.length >= MAX_CHARACTERS) {
+      throw new KeptError(`at most ${MAX_CHARACTERS} characters are kept; delete one first`);
+    }
+    const characters = others.length === this.state.characters.length
+      ? [...others, checked]
+      : this.state.characters.map((c) => (c.id === checked.id ? checked : c));
+    this.#set({ ...this.state, characters });
+    return checked;
+  }
+
+  /** Delete a character; returns the function that brings it back (and makes it active again if it was). */
+  deleteCharacter(id) {
+    const before = this.state;
+    this.#set({
+      ...this.state,
+      characters: this.state.characters.filter((c) => c.id !== id),
+      active: this.state.active === id ? null : this.state.active,
+    });
+    return () => this.#set({ ...this.state, characters: before.characters, active: before.active });
+  }
+
+  setActive(id) {
+    if (id !== null && !this.state.characters.some((c) => c.id === id)) throw new KeptError(`no character has the id ${id}`);
+    this.#set({ ...this.state, active: id });
+  }
+
+  exportText(now = new Date()) {
+    return exportKept(this.state, now);
+  }
+
+  /** Import an exported file's text; throws KeptError (and changes nothing) for a bad file. */
+  importText(fileText) {
+    const { kept, added, skipped } = mergeKept(this.state, parseKeptFile(fileText));
+    this.#set(kept);
+    return { added, skipped };
+  }
+}
+
+/** A new id for a roll or a character: random, so two devices never clash on import. */
+export function newId() {
+  return globalThis.crypto.randomUUID();
+}

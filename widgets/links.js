@@ -1,0 +1,73 @@
+// Share links: a result's inputs and seed in the URL's query, so the same page on any device asks
+// the engine the same question and shows the same answer. A link is read as untrusted text: a
+// value that does not fit its field is dropped with a reason, never passed on as it came.
+
+const NAME = /^[A-Za-z]{1,12}$/;
+
+// How each kind of field is written into, and read back from, a query parameter.
+const FIELDS = {
+  text: {
+    write: (value) => String(value),
+    read: (raw) => (raw.length <= 500 ? raw : null),
+  },
+  int: {
+    write: (value) => String(value),
+    read: (raw) => (/^-?\d{1,16}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null),
+  },
+  bool: {
+    write: (value) => (value ? "1" : "0"),
+    read: (raw) => (raw === "1" ? true : raw === "0" ? false : null),
+  },
+  // named values, "STR:3,DEX:-1" (what the dice engine takes as vars)
+  vars: {
+    write: (value) => Object.entries(value).map(([name, score]) => `${name}:${score}`).join(","),
+    read: (raw) => {
+      const out = {};
+      for (const pair of raw.split(",").filter(Boolean)) {
+        const [name, score, extra] = pair.split(":");
+        if (extra !== undefined || !NAME.test(name ?? "") || !/^-?\d{1,9}$/.test(score ?? "")) return null;
+        out[name] = Number(score);
+      }
+      return out;
+    },
+  },
+};
+
+/**
+ * The query string for `state` under `schema` ({field: "text" | "int" | "bool" | "vars"}):
+ * fields that are null, undefined or empty are left out.
+ */
+export function writeQuery(schema, state) {
+  const params = new URLSearchParams();
+  for (const [field, kind] of Object.entries(schema)) {
+    const value = state[field];
+    if (value === null || value === undefined || value === "") continue;
+    if (kind === "vars" && Object.keys(value).length === 0) continue;
+    params.set(field, FIELDS[kind].write(value));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/**
+ * Read a query string back under `schema`: {values, problems}. `values` holds only the fields
+ * present and valid; `problems` names each field that was present but not valid.
+ */
+export function readQuery(schema, search) {
+  const params = new URLSearchParams(search);
+  const values = {};
+  const problems = [];
+  for (const [field, kind] of Object.entries(schema)) {
+    const raw = params.get(field);
+    if (raw === null) continue;
+    const value = FIELDS[kind].read(raw);
+    if (value === null) problems.push(`the link's ${field} "${raw.slice(0, 40)}" is not valid`);
+    else values[field] = value;
+  }
+  return { values, problems };
+}
+
+/** An absolute link to `pagePath` (relative to the site's root, e.g. "tools/roller/") with `state`. */
+export function shareLink(siteRoot, pagePath, schema, state) {
+  return new URL(pagePath + writeQuery(schema, state), siteRoot).href;
+}

@@ -1,0 +1,55 @@
+// What one visit shares between every widget on every page: the kept state (roll log,
+// characters) over localStorage, kept in step with other tabs, and `rollIntoLog`, the one way a
+// roll reaches the log (the roller, inline rolls in the rules text and "Roll again" all use it).
+
+import { ask, newSeed } from "./engine.js";
+import { KeptStore, newId } from "./kept.js";
+
+function localStorageOrNull() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage blocked (some private modes): rolls still work, and say they are not kept
+  }
+}
+
+export const kept = new KeptStore(localStorageOrNull());
+
+// Another tab rolled or saved a character: show it here too.
+globalThis.addEventListener?.("storage", (event) => {
+  if (event.key === kept.key) kept.reload();
+});
+
+/** The site's root URL (widgets/ sits at the root of the built site). */
+export const SITE_ROOT = new URL("../", import.meta.url).href;
+
+/** Where on the site this page is, for a log entry: "opencore/weapons-and-armor/". */
+export function pagePath() {
+  const path = location.pathname;
+  const root = new URL(SITE_ROOT).pathname;
+  return path.startsWith(root) ? path.slice(root.length) : path;
+}
+
+/**
+ * Roll `expression` (with named values `vars`) and keep it in the log under `label`.
+ * Resolves with {answer, entry}: the engine's response and the log entry (null if it failed).
+ */
+export async function rollIntoLog({ expression, vars = {}, label = null, seed = newSeed() }) {
+  const args = { expression, seed };
+  if (Object.keys(vars).length) args.vars = vars;
+  const answer = await ask({ command: "roll", args });
+  if (!answer.ok) return { answer, entry: null };
+  const result = answer.result;
+  const entry = kept.addRoll({
+    id: newId(),
+    at: new Date().toISOString(),
+    label: label || result.label || result.expression,
+    expression,
+    vars,
+    seed,
+    total: result.total,
+    text: result.text,
+    page: pagePath(),
+  });
+  return { answer, entry };
+}
