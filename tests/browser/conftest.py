@@ -7,6 +7,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -96,3 +97,58 @@ def context(browser: object) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     yield context
     context.close()
+
+
+# --- the widgets on a phone ------------------------------------------------------------------
+
+PHONE = {"width": 390, "height": 844}
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# A cold Pyodide start takes seconds, more on a loaded 2-core machine with other tests running.
+ENGINE_TIMEOUT_MS = 90_000
+
+
+class Outside:
+    """Requests that tried to leave the test server: each one fails the test that made it."""
+
+    def __init__(self) -> None:
+        self.urls: list[str] = []
+
+
+@pytest.fixture
+def outside() -> Outside:
+    return Outside()
+
+
+def phone_context(browser: Any, base_url: str, outside: Outside, **options: Any) -> Any:
+    """A phone-sized touch context that lets no request leave the test server."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **options)
+    local = urlsplit(base_url).netloc
+
+    def only_localhost(route: Any) -> None:
+        if urlsplit(route.request.url).netloc == local or route.request.url.startswith(("blob:", "data:")):
+            route.continue_()
+        else:
+            outside.urls.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_localhost)
+    return context
+
+
+@pytest.fixture
+def phone(browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
+    """A fresh phone context (own storage); fails the test if any request left 127.0.0.1."""
+    context = phone_context(browser, base_url, outside)
+    yield context
+    context.close()
+    assert outside.urls == [], f"requests left the site: {outside.urls}"
+
+
+def axe_violations(page: Any, serious_only: bool = True) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (serious and critical ones by default)."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    if serious_only:
+        result = [v for v in result if v["impact"] in ("serious", "critical")]
+    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
+             "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]

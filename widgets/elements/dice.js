@@ -72,5 +72,5 @@ export function errorView(error, typed, id) {
 /** The engine's one-line breakdown, "4d6kh3 (5, ~~2~~, 6, 4) + 2 = 15", with the dropped dice
  *  (marked ~~like this~~) struck through: as text nodes, never as HTML. */
 export function breakdown(text) {
-  return String(text).split("~~").map((part, i) => (i % 2 ? html`<s aria-label=${`${part}, dropped`}>${part}</s>` : part));
+  return String(text).split("~~").map((part, i) => (i % 2 ? html`<s>${part}</s><span class="rollbook-visually-hidden"> (dropped)</span>` : part));
 }

@@ -1,0 +1,330 @@
+"""The widgets on the built site, in a real Chromium at phone size: the dice roller, the roll log,
+inline rolls in the rules text, export and import, share links, the engine's start and failure.
+Every answer is checked against the engine on CPython for the same seed: exact, not plausible."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    """What the engine answers on CPython: the reference for every number on screen."""
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def roll(page: Page, expression: str) -> None:
+    field = page.get_by_label("Dice expression")
+    field.fill(expression)
+    field.press("Enter")
+
+
+def total(page: Page) -> str:
+    value = page.locator(".rollbook-total__value")
+    expect(value).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    return value.inner_text()
+
+
+def log_entries(page: Page) -> Any:
+    return page.get_by_role("log").locator("li")
+
+
+def kept_log(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
+
+
+# --- the roller -----------------------------------------------------------------------------
+
+
+def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduces_it(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "4d6kh3+2")
+    shown = total(page)
+
+    (entry,) = kept_log(page)
+    expected = engine("roll", expression="4d6kh3+2", seed=entry["seed"])
+    assert shown == str(expected["total"]) == str(entry["total"])
+    assert entry["text"] == expected["text"] and entry["label"] == "4d6kh3 + 2"
+    dice = page.locator(".rollbook-die")
+    expect(dice).to_have_count(4)
+    expect(page.locator(".rollbook-die--dropped")).to_have_count(1)  # kh3: one die dropped, in words too
+    expect(page.locator(".rollbook-die--dropped")).to_contain_text("dropped")
+    expect(log_entries(page)).to_have_count(1)
+    expect(log_entries(page).first).to_contain_text(str(expected["total"]))
+
+    link = page.get_by_role("link", name="Link to this roll").get_attribute("href")
+    query = parse_qs(urlsplit(link).query)
+    assert query["expression"] == ["4d6kh3+2"] and query["seed"] == [str(entry["seed"])]
+    # On another device: a fresh context with nothing kept shows the very same roll.
+    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        shared = other.new_page()
+        shared.goto(link)
+        assert total(shared) == shown
+        faces = [str(die["value"]) for term in expected["dice"] for die in term["dice"]]
+        expect(shared.locator(".rollbook-die__face")).to_have_text(faces)
+        expect(shared.locator(".rollbook-answer__shared")).to_be_visible()
+        assert kept_log(shared) == []  # a shared roll is shown, not logged on every visit
+    finally:
+        other.close()
+
+
+def test_a_shared_link_with_a_seed_shows_exactly_the_engines_roll_and_its_exact_odds(phone, base_url: str) -> None:
+    expected = engine("roll", expression="2d20kl1+5", seed=20261130)
+    odds = engine("prob", expression="2d20kl1+5")
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/?expression=" + quote("2d20kl1+5") + "&seed=20261130&label=Disadvantage")
+
+    assert total(page) == str(expected["total"])
+    expect(page.locator(".rollbook-total__label")).to_have_text("Disadvantage")
+    faces = [str(die["value"]) for term in expected["dice"] for die in term["dice"]]
+    expect(page.locator(".rollbook-die__face")).to_have_text(faces)
+    stats = page.locator(".rollbook-stats")
+    expect(stats).to_contain_text(f"Mean{odds['mean']:g}".replace("Mean", "Mean"))
+    rows = page.locator(".rollbook-distribution tbody tr")
+    expect(rows).to_have_count(len(odds["distribution"]))
+
+
+def test_chance_of_at_least_and_at_most_come_from_the_engine(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "2d6")
+    total(page)
+    page.get_by_label("Chance of at least").fill("8")
+    page.get_by_label("Chance of at least").press("Enter")
+    expect(page.locator(".rollbook-chance").first).to_contain_text("At least 8: 41.67%", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator(".rollbook-chance").first).to_contain_text("5/12")
+    page.get_by_label("Chance of at most").fill("4")
+    page.get_by_label("Chance of at most").press("Enter")
+    expect(page.locator(".rollbook-chance").nth(1)).to_contain_text("At most 4: 16.67% (1/6)", timeout=ENGINE_TIMEOUT_MS)
+
+
+def test_quick_dice_roll_at_once(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    page.get_by_role("button", name="d%", exact=True).click()
+    assert 1 <= int(total(page)) <= 100
+    expect(page.get_by_label("Dice expression")).to_have_value("d%")
+    (entry,) = kept_log(page)
+    assert entry["total"] == engine("roll", expression="d%", seed=entry["seed"])["total"]
+
+
+def test_a_bad_expression_points_at_its_column_and_logs_nothing(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "2d6+")
+    problem = page.locator("#rollbook-roller-problem")
+    expect(problem).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_contain_text("column 5:")
+    expect(problem).to_contain_text("e.g. 1d20+5")
+    expect(problem.locator(".rollbook-caret")).to_have_text("2d6+\n    ^")
+    expect(page.get_by_label("Dice expression")).to_have_attribute("aria-invalid", "true")
+    assert kept_log(page) == []
+
+
+def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_url: str) -> None:
+    def slow(route: Any) -> None:  # a poor signal: the runtime takes a while to arrive
+        time.sleep(2)
+        route.continue_()
+
+    phone.route("**/pyodide/pyodide.asm.wasm", slow)
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "3d6")
+    expect(page.get_by_text("Starting the dice engine…")).to_be_visible()
+    total(page)
+    expect(page.get_by_text("Starting the dice engine…")).to_have_count(0)
+    expect(log_entries(page)).to_have_count(1)
+
+
+def test_a_failed_start_says_so_and_retry_recovers(phone, base_url: str) -> None:
+    phone.route("**/pyodide/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "1d20")
+    alert = page.locator(".rollbook-engine-state[role=alert]")
+    expect(alert).to_contain_text("the dice engine could not start", timeout=ENGINE_TIMEOUT_MS)
+    phone.unroute("**/pyodide/pyodide-lock.json")
+    alert.get_by_role("button", name="Retry").click()
+    roll(page, "1d20")
+    assert 1 <= int(total(page)) <= 20
+    expect(alert).to_have_count(0)
+
+
+# --- the log: kept, shared across pages, exported and imported -----------------------------
+
+
+def test_inline_rolls_go_to_the_one_log_across_instant_navigation_with_one_worker(phone, base_url: str) -> None:
+    page = phone.new_page()
+    with page.expect_response(lambda r: r.url.endswith("/sitemap.xml")):
+        page.goto(base_url + "opencore/combat/")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.__samePage = true")  # gone if a click loads a whole new document
+
+    page.get_by_role("button", name="Roll 1d100 (Fumble chart)").click()
+    result = page.locator("rollbook-roll output").first
+    expect(result).to_contain_text(re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
+
+    page.get_by_role("link", name="Damage and criticals").first.click()
+    page.wait_for_url("**/opencore/damage-and-criticals/")
+    page.get_by_role("link", name="Weapons and armor").first.click()
+    page.wait_for_url("**/opencore/weapons-and-armor/")
+    page.get_by_role("button", name="Roll 3d10 (Rifle damage)").click()
+    expect(page.locator("rollbook-roll", has_text="3d10").first.locator("output")).to_contain_text(
+        re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
+
+    assert page.evaluate("window.__samePage") is True
+    assert len(page.workers) == 1, [w.url for w in page.workers]
+    labels = [entry["label"] for entry in kept_log(page)]
+    assert labels == ["Fumble chart", "Rifle damage"]
+    for entry in kept_log(page):
+        assert entry["total"] == engine("roll", expression=entry["expression"], seed=entry["seed"])["total"]
+    assert [entry["page"] for entry in kept_log(page)] == ["opencore/combat/", "opencore/weapons-and-armor/"]
+
+    page.reload()
+    page.goto(base_url + "tools/roller/")
+    expect(log_entries(page)).to_have_count(2)
+    expect(log_entries(page).first).to_contain_text("Rifle damage")  # newest first
+
+
+def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "opencore/weapons-and-armor/")
+    page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
+    sword = page.locator("rollbook-roll[label='Sword damage'] output")
+    expect(sword).to_contain_text("needs an active character", timeout=ENGINE_TIMEOUT_MS)
+
+    scores = {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
+    character = {"id": "buck", "name": "Buck", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
+                 "created": "2026-11-30T18:00:00.000Z"}
+    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))",
+                  character)
+    page.reload()
+    page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
+    expect(sword).to_contain_text(re.compile(r"^\d+"), timeout=ENGINE_TIMEOUT_MS)
+    (entry,) = kept_log(page)
+    assert entry["vars"] == {"STR": 3}  # ruling opencore-str-damage: (80 - 50) / 10
+    assert entry["total"] == engine("roll", expression="2d10+STR", vars={"STR": 3}, seed=entry["seed"])["total"]
+
+
+def test_clear_can_be_undone(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "1d6")
+    expect(log_entries(page)).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
+    page.get_by_role("button", name="Clear log").click()
+    expect(log_entries(page)).to_have_count(0)
+    page.get_by_role("button", name="Undo clear").click()
+    expect(log_entries(page)).to_have_count(1)
+    page.reload()
+    expect(log_entries(page)).to_have_count(1)
+
+
+def test_export_clear_import_round_trips_and_a_bad_file_changes_nothing(phone, base_url: str, tmp_path: Path) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    for expression in ("1d4", "2d8+1"):
+        roll(page, expression)
+        expect(page.locator(".rollbook-total__label")).to_have_text(expression.replace("+", " + "), timeout=ENGINE_TIMEOUT_MS)
+    before = kept_log(page)
+    page.goto(base_url + "tools/")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export to a file").click()
+    exported = tmp_path / download.value.suggested_filename
+    download.value.save_as(exported)
+    assert re.fullmatch(r"rollbook-\d{4}-\d{2}-\d{2}\.json", exported.name)
+    assert json.loads(exported.read_text())["log"] == before
+
+    page.evaluate("() => localStorage.removeItem('rollbook.kept.v1')")
+    page.reload()
+    page.get_by_label("Import a file").set_input_files(str(exported))
+    expect(page.locator(".rollbook-done")).to_contain_text("Imported 2 rolls and 0 characters.")
+    assert kept_log(page) == before
+
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"rollbook": 1, "log": [{**before[0], "total": "lots"}]}))
+    page.get_by_label("Import a file").set_input_files(str(broken))
+    expect(page.locator(".rollbook-problem")).to_contain_text(
+        'broken.json was not imported, nothing changed: log[0].total: expected a number, found "lots"')
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("my character: Buck")
+    page.get_by_label("Import a file").set_input_files(str(not_json))
+    expect(page.locator(".rollbook-problem")).to_contain_text("notes.json was not imported, nothing changed: file: not JSON")
+    assert kept_log(page) == before
+
+
+def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    page.evaluate("() => localStorage.setItem('rollbook.kept.v1', '{\"rollbook\": 1, \"log\": 7}')")
+    page.reload()
+    expect(page.locator("rollbook-log .rollbook-problem")).to_contain_text("could not be read")
+    keys = page.evaluate("() => Object.keys(localStorage)")
+    backup = [key for key in keys if key.startswith("rollbook.kept.v1.damaged.")]
+    assert len(backup) == 1
+    assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
+
+
+# --- accessibility and layout -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_tool_and_rules_pages_have_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
+    context = phone_context(browser, base_url, outside, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/")
+        roll(page, "4d6kh3")
+        total(page)
+        expect(page.locator(".rollbook-distribution")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        assert axe_violations(page) == []
+        for path in ("tools/", "opencore/weapons-and-armor/", "opencore/saves-and-health/"):
+            page.goto(base_url + path)
+            page.locator("rollbook-roll button").first.wait_for()
+            assert axe_violations(page) == [], path
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+def test_widget_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    roll(page, "1d6")
+    total(page)
+    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-file')]
+        .filter((el) => el.offsetParent !== null && el.type !== 'file')
+        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+
+
+def test_the_answer_stays_above_the_on_screen_keyboard(phone, base_url: str) -> None:
+    """A phone's keyboard covers roughly the lower half of 844 px: the field and the total must
+    both sit in the upper part of the screen once the field is scrolled into view."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    field = page.get_by_label("Dice expression")
+    field.scroll_into_view_if_needed()
+    roll(page, "1d20")
+    total(page)
+    top_of_field = field.bounding_box()["y"]
+    page.evaluate("(y) => window.scrollBy(0, y - 80)", top_of_field)
+    answer = page.locator(".rollbook-total__value").bounding_box()
+    assert answer["y"] + answer["height"] < 844 * 0.5, answer
