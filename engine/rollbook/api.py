@@ -3,6 +3,7 @@
 Request:  ``{"api": 1, "command": "opencore crit", "args": {"type": "slash", "roll": 95}}``
 Response: ``{"api": 1, "ok": true, "command": "opencore crit", "result": {...}}``
 or        ``{"api": 1, "ok": false, "command": ..., "error": {"kind": "input", "message": "..."}}``
+          (with ``"column": 6`` in the error when it points at a place in a dice expression)
 
 Command names and argument names are exactly those of the CLI (``--attack-roll`` is
 ``attack_roll``). Only JSON crosses this boundary, so no Python object leaks into page code.
@@ -36,7 +37,11 @@ def call(request: dict[str, Any]) -> dict[str, Any]:
             raise RollbookError('"args" must be a JSON object')
         result = commands.run(name, args)
     except RollbookError as error:
-        return _failure(name, error.kind, str(error))
+        failure = _failure(name, error.kind, str(error))
+        column = getattr(error, "column", None)  # a dice error's place in the expression, for the widget
+        if column:
+            failure["error"]["column"] = column
+        return failure
     except Exception as error:  # a bug, not bad input: the page still gets an answer, not a dead worker
         return _failure(name, "internal", f"internal error ({type(error).__name__}: {error}); please report it")
     return {"api": API_VERSION, "ok": True, "command": name, "result": result}
@@ -73,7 +78,7 @@ def commands_schema() -> list[dict[str, Any]]:
             "summary": cmd.summary,
             "random": cmd.random,
             "params": [
-                {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many,
+                {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many, "keyed": p.keyed,
                  "positional": p.positional, "default": p.default,
                  "choices": list(p.choices) if p.choices else None, "help": p.help}
                 for p in cmd.params

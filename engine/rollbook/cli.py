@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from typing import Any, NoReturn, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from rollbook import __version__, api, commands
 from rollbook.errors import RollbookError
@@ -59,8 +59,12 @@ def _escaped(help_text: str) -> str:
 
 
 def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
-    flag = "--" + p.name.replace("_", "-")
+    flag = p.flag
     help_text = _escaped(p.help) or None
+    if p.keyed:  # --var STR=3 --var DEX=12: pairs, made a dict by _named once parsed
+        sub.add_argument(flag, dest=p.name, action="append", type=_pair(p.kind), help=help_text,
+                         metavar=p.metavar)
+        return
     if p.kind is bool and not p.positional:
         sub.add_argument(flag, dest=p.name, action="store_true", help=help_text)
         return
@@ -80,6 +84,31 @@ def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
         sub.add_argument(flag, dest=p.name, required=p.required, **kwargs)
 
 
+def _pair(kind: type) -> Callable[[str], tuple[str, Any]]:
+    """``STR=3`` to ``("STR", 3)``; argparse reports a ValueError as an invalid value."""
+
+    def pair(text: str) -> tuple[str, Any]:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(text)
+        return name.strip(), kind(value.strip())
+
+    pair.__name__ = "NAME=VALUE"  # argparse names the type in its message
+    return pair
+
+
+def _named(name: str, options: dict[str, Any]) -> None:
+    """The repeated NAME=VALUE options of a command, as the dict its function takes."""
+    for p in commands.load_all()[name].params:
+        pairs = options.get(p.name)
+        if p.keyed and pairs is not None:
+            names = [n.upper() for n, _ in pairs]
+            twice = next((n for n in names if names.count(n) > 1), None)
+            if twice:
+                raise RollbookError(f"{p.flag} {twice} is given twice", hint="give each name one value")
+            options[p.name] = dict(pairs)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -91,6 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = options.pop("json")
     options.pop("command", None)
     try:
+        _named(name, options)
         result = commands.run(name, options)
     except RollbookError as error:
         print(f"rollbook {name}: {error}", file=sys.stderr)

@@ -5,6 +5,8 @@ A command is a plain function decorated with :func:`command`. Its signature is i
 * positional parameters become positional CLI arguments (``rollbook opencore crit TYPE ROLL``),
 * keyword-only parameters become ``--options`` (required when they have no default),
 * ``bool`` parameters become flags, ``list[...]`` parameters repeatable options,
+* ``dict[str, ...]`` parameters a JSON object, and on the CLI a repeatable ``--var NAME=VALUE``
+  (the flag named by ``Arg.flag``),
 * ``Literal[...]`` parameters offer their choices,
 * a parameter called ``rng`` is not exposed: it receives the random source, built from the
   ``seed`` every command accepts (cryptographic when no seed is given).
@@ -37,19 +39,22 @@ class Arg:
 
     help: str
     metavar: str | None = None
+    flag: str | None = None  # the CLI option, when not the parameter's name: "--var" for "vars"
 
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: type  # int, str, float or bool (the element type, for lists)
+    kind: type  # int, str, float or bool (the element type, for lists and the value type, for dicts)
     positional: bool
     required: bool
     default: Any
     many: bool
+    keyed: bool  # dict[str, kind]: a JSON object, NAME=VALUE on the CLI
     choices: tuple[Any, ...] | None
     help: str
     metavar: str
+    flag: str
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,11 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
             optional = len(members) < len(get_args(hint))
             hint = members[0]
         many = get_origin(hint) is list
+        keyed = get_origin(hint) is dict
         if many:
             (hint,) = get_args(hint)
+        elif keyed:
+            _, hint = get_args(hint)
         choices = None
         if get_origin(hint) is Literal:
             choices = get_args(hint)
@@ -116,9 +124,11 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
                 required=not has_default and not optional,
                 default=p.default if has_default else None,
                 many=many,
+                keyed=keyed,
                 choices=choices,
                 help=arg.help,
                 metavar=arg.metavar or p.name.upper(),
+                flag=arg.flag or "--" + p.name.replace("_", "-"),
             )
         )
     return tuple(params), takes_rng
@@ -172,6 +182,11 @@ def run(name: str, args: dict[str, Any]) -> Result:
 
 
 def _checked(p: Param, value: Any) -> Any:
+    if p.keyed:
+        if not isinstance(value, dict):
+            raise RollbookError(f"{p.name!r} must be an object of names and values, not {value!r}",
+                                hint=f'e.g. "{p.name}": {{"STR": 3}}')
+        return {name: _checked_one(p, v) for name, v in value.items()}
     if p.many:
         if not isinstance(value, list):
             raise RollbookError(f"{p.name!r} must be a list, not {value!r}")

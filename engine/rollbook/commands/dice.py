@@ -11,6 +11,8 @@ from rollbook.dice import Budget, distribution, limits, plan, roll
 from rollbook.errors import LimitError, RollbookError
 
 EXPRESSION = Arg("a dice expression, e.g. 4d6kh3, 1d20+5 or d%", metavar="EXPR")
+VALUES = Arg("a value for a name in the expression, e.g. --var STR=3 for 2d10+STR (repeatable; "
+             "names are letters, matched whatever their case)", metavar="NAME=VALUE", flag="--var")
 TABLE_ROWS = 60  # outcomes listed in the text output; --json always has them all
 
 
@@ -19,6 +21,7 @@ def roll_command(
     expression: Annotated[str, EXPRESSION],
     *,
     count: Annotated[int, Arg("roll it this many times (the total is then their sum)", metavar="K")] = 1,
+    vars: Annotated[dict[str, int] | None, VALUES] = None,
     rng: random.Random,
 ) -> Result:
     """Roll dice: every die, the breakdown and the total."""
@@ -27,8 +30,8 @@ def roll_command(
     if count > limits.MAX_REPEATS:
         raise LimitError(f"at most {limits.MAX_REPEATS:,} rolls at once, not {count:,}")
     budget = Budget()  # one limit on the dice rolled for the whole request
-    plan(expression, count, budget)
-    results = [roll(expression, rng, budget) for _ in range(count)]
+    plan(expression, count, budget, vars)
+    results = [roll(expression, rng, budget, vars) for _ in range(count)]
     if count == 1:
         return results[0].to_json()
     first = results[0]
@@ -52,9 +55,10 @@ def prob_command(
     *,
     at_least: Annotated[int | None, Arg("also give the chance of a total of T or more", metavar="T")] = None,
     at_most: Annotated[int | None, Arg("also give the chance of a total of T or less", metavar="T")] = None,
+    vars: Annotated[dict[str, int] | None, VALUES] = None,
 ) -> Result:
     """Exact odds of a dice expression: every total with its probability, mean and spread."""
-    dist = distribution(expression)
+    dist = distribution(expression, vars)
     probabilities = dist.probabilities
     result: Result = {
         "expression": dist.expression,

@@ -11,14 +11,14 @@ type instead; the grammar is on the site's dice notation page (docs/dice-notatio
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from rollbook.dice.checks import check_rolls
 from rollbook.dice.exact import Distribution, die_value, distribution_of
 from rollbook.dice.errors import DiceError, DiceLimitError, DiceSyntaxError
 from rollbook.dice.limits import AMPLE, MAX_ROLLED, Budget
 from rollbook.dice.notation import canonical
-from rollbook.dice.parser import parse_tree
+from rollbook.dice.parser import Values, named_values, parse_tree
 from rollbook.dice.results import Die, RollResult
 from rollbook.dice.roller import Runner, compile_tree, model
 from rollbook.dice.tree import Expression
@@ -37,41 +37,45 @@ class Prepared(NamedTuple):
     alone: Budget | None  # AMPLE when one roll can never exceed the limit: nothing to count
 
 
-_checked: dict[str, Prepared] = {}  # expression text -> checked tree, compiled roller
+_checked: dict[tuple[str, Values], Prepared] = {}  # expression text and named values -> checked tree, roller
 _CACHE_SIZE = 512
 
 
-def _prepared(expression: str) -> Prepared:
-    hit = _checked.get(expression)
+def _prepared(expression: str, values: Values = ()) -> Prepared:
+    key = (expression, values)
+    hit = _checked.get(key)
     if hit is None:
         if not isinstance(expression, str):
             raise DiceError(f"a dice expression must be text, not {type(expression).__name__}")
-        tree = parse_tree(expression)
+        tree = parse_tree(expression, values)
         least, most = check_rolls(tree)
         if len(_checked) >= _CACHE_SIZE:
             _checked.clear()
         alone = AMPLE if most <= MAX_ROLLED else None
-        hit = _checked[expression] = Prepared(tree, compile_tree(tree.root), least, most, alone)
+        hit = _checked[key] = Prepared(tree, compile_tree(tree.root), least, most, alone)
     return hit
 
 
-def parse(expression: str) -> Expression:
-    """Text to a checked syntax tree; raises DiceError (with the column) for bad input."""
-    return _prepared(expression).tree
+def parse(expression: str, values: Mapping[str, int] | None = None) -> Expression:
+    """Text to a checked syntax tree; raises DiceError (with the column) for bad input.
+
+    ``values`` gives the names in the expression their numbers: ``parse("2d10+STR", {"STR": 3})``."""
+    return _prepared(expression, named_values(values)).tree
 
 
-def plan(expression: str, times: int, budget: Budget) -> None:
+def plan(expression: str, times: int, budget: Budget, values: Mapping[str, int] | None = None) -> None:
     """Refuse before rolling when ``times`` rolls cannot fit in the budget (see limits.MAX_ROLLED)."""
-    p = _prepared(expression)
+    p = _prepared(expression, named_values(values))
     budget.plan(p.least, p.most, times)
 
 
-def roll(expression: str, rng: random.Random | None = None, budget: Budget | None = None) -> RollResult:
+def roll(expression: str, rng: random.Random | None = None, budget: Budget | None = None,
+         values: Mapping[str, int] | None = None) -> RollResult:
     """Roll once. Cryptographic randomness unless an ``rng`` (e.g. ``random.Random(seed)``) is given.
 
     Every die rolled is spent from ``budget``: one request's limit across many rolls (``--count``).
-    Without one, this roll alone may roll at most limits.MAX_ROLLED dice."""
-    tree, run, least, most, alone = _prepared(expression)
+    Without one, this roll alone may roll at most limits.MAX_ROLLED dice. ``values`` as for parse."""
+    tree, run, least, most, alone = _prepared(expression, named_values(values) if values else ())
     if budget is None and alone is not None:
         budget = alone  # checked when first parsed: this roll alone cannot run short
     else:
@@ -92,9 +96,10 @@ def clear_caches() -> None:
 _distributions: dict[str, Distribution] = {}  # canonical expression -> answer (a widget asks again and again)
 
 
-def distribution(expression: str) -> Distribution:
-    """The exact distribution of the expression's total (``residual`` > 0 only for infinite chains)."""
-    tree = parse(expression)
+def distribution(expression: str, values: Mapping[str, int] | None = None) -> Distribution:
+    """The exact distribution of the expression's total (``residual`` > 0 only for infinite chains);
+    ``values`` as for parse."""
+    tree = parse(expression, values)
     key = canonical(Expression(tree.root))  # the label does not change the odds
     hit = _distributions.get(key)
     if hit is None:

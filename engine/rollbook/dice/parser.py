@@ -9,10 +9,10 @@ The grammar is documented, in EBNF, in docs/dice-notation.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Literal
+from typing import Callable, Literal, Mapping
 
 from rollbook.dice import limits
-from rollbook.dice.errors import DiceSyntaxError
+from rollbook.dice.errors import DiceError, DiceSyntaxError
 from rollbook.dice.tree import (
     Chain,
     Comparison,
@@ -43,11 +43,15 @@ def _describe(ch: str) -> str:
     return "the end of the expression" if ch == "" else repr(ch)
 
 
+Values = tuple[tuple[str, int], ...]  # named values (``STR``) and what they stand for, names upper case
+
+
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, values: Values = ()) -> None:
         self.text = text
         self.pos = 0
         self.depth = 0
+        self.values = dict(values)
 
     # --- characters -------------------------------------------------------------------------
     def skip(self) -> None:
@@ -91,6 +95,33 @@ class _Parser:
         if len(digits) > MAX_NUMBER_DIGITS:
             raise limits.too_many("digits in a number", MAX_NUMBER_DIGITS, column=col)
         return int(digits)
+
+    def letters(self) -> str:
+        """The run of ASCII letters at the cursor, not consumed: ``STR`` in ``2d10+STR``."""
+        self.skip()
+        end = self.pos
+        while end < len(self.text) and self.text[end].isascii() and self.text[end].isalpha():
+            end += 1
+        return self.text[self.pos:end]
+
+    def name_value(self) -> tuple[int, int]:
+        """``STR``: the value given for the name at the cursor, and its column."""
+        col = self.column()
+        name = self.letters()
+        self.pos += len(name)
+        upper = name.upper()
+        value = self.values.get(upper)
+        if value is None:
+            raise self.error(f"{upper} has no value: pass --var {upper}=<score>", col,
+                             hint=f'in JSON, "vars": {{"{upper}": <score>}}')
+        return value, col
+
+    def named_value(self) -> Node:
+        """A name as an operand; a negative value is printed ``(-3)``, so the text reads back."""
+        value, col = self.name_value()
+        if value < 0:
+            return Parens(Negate(Number(-value, col), col), col)
+        return Number(value, col)
 
     def optional_number(self) -> int | None:
         return self.number("a number") if self.peek().isdigit() else None
@@ -151,8 +182,10 @@ class _Parser:
             count: Node = Number(self.number("a number"), col)
         elif ch == "(":
             count = self.parens()
-        elif ch in ("d", "D"):
+        elif ch in ("d", "D") and reads_as_dice(self.letters()):
             return self.dice(Number(1, col), col)
+        elif ch.isascii() and ch.isalpha():
+            count = self.named_value()
         elif ch == "{":
             return self.group()
         else:
@@ -212,9 +245,12 @@ class _Parser:
         return None
 
     def signed(self, what: str) -> int:
-        if self.peek() == "-":  # Fate dice have negative faces
+        """A whole number, negative (Fate dice have negative faces) or named (``d100<=DEX``)."""
+        if self.peek() == "-":
             self.pos += 1
             return -self.number(what)
+        if self.peek().isascii() and self.peek().isalpha():
+            return self.name_value()[0]
         return self.number(what)
 
     def dice_modifiers(self, dice: Dice) -> Dice:
@@ -321,9 +357,41 @@ class _Parser:
         return Group(tuple(items), keep, success, col)
 
 
+def reads_as_dice(word: str) -> bool:
+    """Where an operand starts, ``d`` alone (``d20``, ``d%``) or ``dF…`` is a die; any other
+    run of letters is a name, so ``DEX`` is never ``d`` + ``EX``."""
+    return word.lower() == "d" or word.lower().startswith("df")
+
+
+MAX_NAME_CHARS = 20
+
+
+def named_values(given: Mapping[str, int] | None) -> Values:
+    """Check the values given for names (``{"STR": 3}``) and put them in the parser's form:
+    upper-case names, sorted, so that ``str`` and ``STR`` are one name and one cache entry."""
+    out: dict[str, int] = {}
+    for name, value in (given or {}).items():
+        upper = name.upper() if isinstance(name, str) else ""
+        if not (upper.isascii() and upper.isalpha()) or len(upper) > MAX_NAME_CHARS:
+            raise DiceError(f"a name is 1 to {MAX_NAME_CHARS} letters (A to Z), not {name!r}", hint="e.g. STR=3")
+        if reads_as_dice(upper):
+            raise DiceError(f"{name!r} would read as dice (d, dF), so it cannot be a name", hint="e.g. DEX=12")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DiceError(f"the value of {upper} must be a whole number, not {value!r}", hint=f"e.g. {upper}=3")
+        if len(str(abs(value))) > MAX_NUMBER_DIGITS:
+            raise limits.too_many("digits in a number", MAX_NUMBER_DIGITS, hint=f"the value of {upper}")
+        if upper in out:
+            raise DiceError(f"{upper} is given twice", hint="give each name one value")
+        out[upper] = value
+    return tuple(sorted(out.items()))
+
+
 @lru_cache(maxsize=512)
-def parse_tree(text: str) -> Expression:
-    """Parse without semantic checks (the cache makes repeated rolls of one expression cheap)."""
+def parse_tree(text: str, values: Values = ()) -> Expression:
+    """Parse without semantic checks (the cache makes repeated rolls of one expression cheap).
+
+    ``values`` gives each name its number (``(("STR", 3),)``): names are read case-insensitively
+    and become plain numbers in the tree, so everything after the parser sees only numbers."""
     if len(text) > limits.MAX_CHARS:
         raise limits.too_many("characters in an expression", limits.MAX_CHARS)
-    return _Parser(text).expression()
+    return _Parser(text, values).expression()
