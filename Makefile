@@ -62,6 +62,7 @@ serve: setup
 # --- tests --------------------------------------------------------------------------------
 test: setup $(VENDOR)/.installed chromium build
 	$(PY) -m mypy engine/rollbook hooks
+	node --test tests/widgets/  # the widgets' pure modules (kept state, share links)
 	@# loadgroup: the browser tests share one Chromium on one worker (xdist_group "browser")
 	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site tests/browser \
 	  tests/test_workflows.py

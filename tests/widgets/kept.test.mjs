@@ -1,0 +1,112 @@
+// The kept state (widgets/kept.js) on Node's test runner: validation, import/merge, the store
+// over a stand-in for localStorage, undo, and damaged values set aside instead of lost.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { checkKept, exportKept, KeptError, KeptStore, MAX_LOG, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
+
+class MemoryStorage {
+  constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; }
+  getItem(key) { return this.items.has(key) ? this.items.get(key) : null; }
+  setItem(key, value) { if (this.full) throw new Error("QuotaExceededError"); this.items.set(key, String(value)); }
+}
+
+const roll = (id, overrides = {}) => ({
+  id, at: "2026-11-30T18:00:00.000Z", label: "2d6", expression: "2d6", vars: {}, seed: 7, total: 9, text: "2d6 (4, 5) = 9", page: "tools/roller/", ...overrides,
+});
+const scores = { STR: 80, DEX: 33, AGL: 95, CON: 46, INT: 89, PER: 95, WIS: 84, CHA: 68, COM: 1 };
+const character = (id, overrides = {}) => ({ id, name: "Buck", scores, hp_roll: 60, created: "2026-11-30T18:00:00.000Z", ...overrides });
+
+test("a valid file is read back exactly as exported", () => {
+  const kept = { log: [roll("a")], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c" };
+  const back = parseKeptFile(exportKept(kept, new Date("2026-12-01T00:00:00Z")));
+  assert.deepEqual(back, kept);
+});
+
+test("each kind of bad file is refused with the path of its first problem", () => {
+  const cases = [
+    ["not json", /^file: not JSON/],
+    ["[]", /^file: expected an object, found a list/],
+    [JSON.stringify({ log: [] }), /^rollbook: not a Rollbook file/],
+    [JSON.stringify({ rollbook: 2 }), /^rollbook: this file was saved by a newer Rollbook \(format 2\)/],
+    [JSON.stringify({ rollbook: 1, log: [roll("a", { total: "lots" })] }), /^log\[0\]\.total: expected a number, found "lots"/],
+    [JSON.stringify({ rollbook: 1, log: [roll("a", { seed: -1 })] }), /^log\[0\]\.seed: expected a number from 0/],
+    [JSON.stringify({ rollbook: 1, log: [roll("a", { at: "yesterday" })] }), /^log\[0\]\.at: expected a date and time/],
+    [JSON.stringify({ rollbook: 1, log: [roll("a", { vars: { "S T R": 1 } })] }), /^log\[0\]\.vars\.S T R: a name is 1 to 12 letters/],
+    [JSON.stringify({ rollbook: 1, characters: [character("c", { scores: { ...scores, STR: 101 } })] }), /^characters\[0\]\.scores\.STR: expected a number from 0 to 100, found 101/],
+    [JSON.stringify({ rollbook: 1, characters: [character("c", { scores: { ...scores, LCK: 5 } })] }), /^characters\[0\]\.scores\.LCK: not an OpenCore ability/],
+    [JSON.stringify({ rollbook: 1, characters: [character("c", { name: "  " })] }), /^characters\[0\]\.name: a character needs a name/],
+    [JSON.stringify({ rollbook: 1, characters: [], active: "ghost" }), /^active: no character has the id "ghost"/],
+    [JSON.stringify({ rollbook: 1, log: Array.from({ length: MAX_LOG + 1 }, (_, i) => roll(String(i))) }), /^log: at most 200 entries/],
+  ];
+  for (const [text, message] of cases) {
+    assert.throws(() => parseKeptFile(text), (error) => error instanceof KeptError && message.test(error.message), text.slice(0, 60));
+  }
+});
+
+test("html in a name is kept as text (the widgets render it as text, never markup)", () => {
+  const [c] = checkKept({ rollbook: 1, characters: [character("c", { name: "<img src=x onerror=alert(1)>" })] }).characters;
+  assert.equal(c.name, "<img src=x onerror=alert(1)>");
+});
+
+test("importing adds what is new and leaves what is kept as it is", () => {
+  const kept = { log: [roll("a", { total: 1 })], characters: [], active: null };
+  const imported = { log: [roll("a", { total: 99 }), roll("b", { at: "2026-11-30T17:00:00.000Z" })], characters: [], active: null };
+  const { kept: merged, added, skipped } = mergeKept(kept, imported);
+  assert.deepEqual(merged.log.map((r) => [r.id, r.total]), [["b", 9], ["a", 1]]); // by time, the kept "a" unchanged
+  assert.deepEqual(added, { rolls: 1, characters: 0 });
+  assert.deepEqual(skipped, { rolls: 1, characters: 0 });
+});
+
+test("the store saves every change, and a bad import changes nothing", () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  let heard = 0;
+  store.watch(() => heard++);
+  store.addRoll(roll("a"));
+  assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).log[0].id, "a");
+  assert.throws(() => store.importText("{\"rollbook\": 1, \"log\": 5}"), KeptError);
+  assert.deepEqual(store.log.map((r) => r.id), ["a"]);
+  assert.equal(heard, 1);
+  assert.deepEqual(new KeptStore(storage).log, store.log); // a reload reads the same
+});
+
+test("clear and delete can be undone", () => {
+  const store = new KeptStore(new MemoryStorage());
+  store.addRoll(roll("a"));
+  const undoClear = store.clearLog();
+  store.addRoll(roll("b"));
+  undoClear();
+  assert.deepEqual(store.log.map((r) => r.id), ["a", "b"]);
+  store.saveCharacter(character("c"));
+  store.setActive("c");
+  const undoDelete = store.deleteCharacter("c");
+  assert.equal(store.active, null);
+  undoDelete();
+  assert.equal(store.active.name, "Buck");
+});
+
+test("the log keeps the newest MAX_LOG rolls", () => {
+  const store = new KeptStore(new MemoryStorage());
+  for (let i = 0; i < MAX_LOG + 5; i++) store.addRoll(roll(String(i)));
+  assert.equal(store.log.length, MAX_LOG);
+  assert.equal(store.log[0].id, "5");
+});
+
+test("a damaged stored value is set aside under a backup key, not thrown away", () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: "{\"rollbook\": 1, \"log\": 7}" });
+  const store = new KeptStore(storage);
+  assert.deepEqual(store.log, []);
+  assert.match(store.problem, /could not be read \(log: expected a list, found 7\); it was set aside as rollbook\.kept\.v1\.damaged\.\d+/);
+  const backup = [...storage.items.keys()].find((key) => key.startsWith(`${STORAGE_KEY}.damaged.`));
+  assert.equal(storage.getItem(backup), "{\"rollbook\": 1, \"log\": 7}");
+});
+
+test("a full storage keeps the roll in memory and says so", () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  storage.full = true;
+  store.addRoll(roll("a"));
+  assert.equal(store.log.length, 1);
+  assert.match(store.problem, /could not save in this browser .*export your data/);
+});

@@ -1,0 +1,31 @@
+// Share links (widgets/links.js): what is written is read back; what does not fit is dropped
+// with a reason, never passed on.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { readQuery, shareLink, writeQuery } from "../../widgets/links.js";
+
+const ROLL = { expression: "text", seed: "int", vars: "vars", label: "text", shared: "bool" };
+
+test("a roll's state survives the round trip through a link", () => {
+  const state = { expression: "4d6kh3 + 2 # fire & ice?", seed: 9007199254740991, vars: { STR: 3, DEX: -1 }, label: "Sword damage", shared: true };
+  const link = shareLink("https://example.org/rollbook/", "tools/roller/", ROLL, state);
+  assert.ok(link.startsWith("https://example.org/rollbook/tools/roller/?expression="));
+  assert.deepEqual(readQuery(ROLL, new URL(link).search), { values: state, problems: [] });
+});
+
+test("empty fields are left out of the link", () => {
+  assert.equal(writeQuery(ROLL, { expression: "d20", seed: 1, vars: {}, label: null }), "?expression=d20&seed=1");
+  assert.equal(writeQuery(ROLL, {}), "");
+});
+
+test("fields that do not fit are dropped and named", () => {
+  const { values, problems } = readQuery(ROLL, "?expression=d6&seed=12x&vars=STR:3,<b>:1&shared=yes");
+  assert.deepEqual(values, { expression: "d6" });
+  assert.deepEqual(problems, [
+    'the link\'s seed "12x" is not valid',
+    'the link\'s vars "STR:3,<b>:1" is not valid',
+    'the link\'s shared "yes" is not valid',
+  ]);
+  assert.deepEqual(readQuery(ROLL, "?seed=99999999999999999").problems, ['the link\'s seed "99999999999999999" is not valid']);
+});
