@@ -53,7 +53,17 @@ def escape_cell(text: str) -> str:
     return text
 
 
-def render_table(name: str) -> str:
+# Tables a tool page looks up: the page (relative to docs/) and the query that preselects the table.
+LOOKUPS = {f"opencore.critical.{kind}": ("tools/criticals.md", f"?type={kind}") for kind in tables.CRITICAL_TYPES}
+
+
+def page_url(src: str) -> str:
+    """The directory URL MkDocs gives a page (use_directory_urls): a/b.md -> a/b/, a/index.md -> a/."""
+    stem = posixpath.splitext(src)[0]
+    return (posixpath.dirname(stem) if posixpath.basename(stem) == "index" else stem) + "/"
+
+
+def render_table(name: str, page_src: str = "index.md") -> str:
     """The Markdown for one data table: a bold title, the caption, then the table itself.
 
     The wrapper div carries the table's name so tests (and readers' links) can find it; Material
@@ -85,6 +95,11 @@ def render_table(name: str) -> str:
         parts += [display.caption, ""]
     parts += [line(display.columns), "| " + " | ".join("---" for _ in display.columns) + " |"]
     parts += ["| " + " | ".join(row) + " |" for row in cells]
+    if name in LOOKUPS:
+        tool, query = LOOKUPS[name]
+        # the built URL of the tool page, relative to this page's URL (both are directories)
+        href = posixpath.relpath(page_url(tool), page_url(page_src)) + "/" + query
+        parts += ["", f'<a class="rollbook-lookup" href="{html.escape(href)}">Look up a roll on the {html.escape(display.title)} table</a>']
     parts += ["", "</div>"]
     return "\n".join(parts)
 
@@ -155,7 +170,7 @@ def render_placeholder(kind: str, name: str | None, page_src: str) -> str:
         known = tables.names()
         if name not in known:
             raise LookupError(f"unknown table {name!r}; known tables: {', '.join(sorted(known))}")
-        return render_table(name)
+        return render_table(name, page_src)
     if kind == "ruling" and name:
         known = [ruling.id for ruling in rulings.all_rulings()]
         if name not in known:
