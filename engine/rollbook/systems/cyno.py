@@ -14,7 +14,7 @@ from typing import Iterable, Literal, Sequence
 
 from rollbook import tables
 from rollbook.errors import LimitError, RollbookError
-from rollbook.systems import check_range, higher, roll_total
+from rollbook.systems import check_range, higher, rank_with_rerolls, roll_total
 
 # Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
 BONUS_ABOVE, PENALTY_BELOW, PENALTY_STEP = 12, 9, 2
@@ -102,22 +102,11 @@ def roll_initiative(reflexes: Sequence[int | None], rng: random.Random, *, comba
     bonuses = [0 if r is None else initiative_bonus(r, sides) for r in reflexes]
     rolls: dict[int, list[int]] = {i: [] for i in range(len(reflexes))}
 
-    def order(group: list[int]) -> list[int]:
-        if len(group) <= 1:
-            return group
-        scores: dict[int, int] = {}
-        for i in group:
-            value = roll_total(f"1d{sides}", rng)
-            rolls[i].append(value)
-            scores[i] = value + bonuses[i]
-        ranked: list[int] = []
-        for score in sorted(set(scores.values()), reverse=True):
-            ranked += order([i for i in group if scores[i] == score])
-        return ranked
+    def roll(i: int) -> int:
+        rolls[i].append(roll_total(f"1d{sides}", rng))
+        return rolls[i][-1] + bonuses[i]
 
-    acting = order(list(range(len(reflexes)))) if len(reflexes) > 1 else list(range(len(reflexes)))
-    if len(reflexes) == 1:
-        rolls[0].append(roll_total(f"1d{sides}", rng))
+    acting = rank_with_rerolls({i: roll(i) for i in range(len(reflexes))}, roll)
     return sides, tuple(
         InitiativeRoll(i, tuple(rolls[i]), bonuses[i], rolls[i][0] + bonuses[i]) for i in acting
     )
