@@ -46,6 +46,17 @@ def test_a_hit_that_reaches_hit_points_rolls_the_critical_and_returns_its_effect
     assert wound["hp"] == 5 - out["damage"] - 20
 
 
+WOUND_FIELDS = {"damage", "to_power", "to_armor", "to_toughness", "to_hp", "armor", "toughness", "substance_flaw",
+                "critical", "critical_hit", "effects", "hp", "state", "bleeding", "text"}
+
+
+def test_the_wound_is_the_documented_contract():
+    """The README's "attack chain's answer": the encounter tracker reads these names."""
+    wound = call("opencore attack", **SWORD_HIT, hp=5, con=30, critical_roll=50, seed=1)["wound"]
+    assert set(wound) == WOUND_FIELDS and list(wound["effects"]) == EFFECT_FIELDS
+    assert set(wound["critical_hit"]) == set(call("opencore crit", type="slash", roll=50))
+
+
 def test_the_effects_always_have_the_same_fields():
     stopped = call("opencore attack", **SWORD_HIT, hp=50, con=30, armor=150, seed=1)["wound"]
     assert stopped["critical"] is False and stopped["critical_hit"] is None
