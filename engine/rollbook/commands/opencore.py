@@ -19,6 +19,7 @@ StrDamage = Annotated[Literal["modifier", "score"], Arg("ruling opencore-str-dam
 DeathAt = Annotated[Literal["negative-con", "zero"], Arg("ruling opencore-death-threshold")]
 Scores = Annotated[str | None, Arg("ability scores, e.g. STR=76,DEX=80 (missing ones are rolled)", metavar="SCORES")]
 CriticalType = Literal["slash", "impact", "puncture", "shrapnel", "burn"]
+CriticalBonus = Annotated[int, Arg("the weapon's or Power's bonus (or penalty) to its critical hits (a number the GM gives)")]
 Power = Annotated[opencore.PowerKind | None, Arg("a Power attacks: touch (Hand-to-Hand skill and damage), physical (its score is the combat skill) or mental (cannot be blocked)")]
 PowerProtection = Annotated[int, Arg("damage an Armor or Shielding Power stops, before armor (a number the GM gives)")]
 SubstanceFlaw = Annotated[bool, Arg("the target has a substance flaw against this: damage goes straight to HP")]
@@ -108,16 +109,17 @@ def _zero_note(zero: dict[str, opencore.ZeroConsequence]) -> str:
 
 @command("opencore crit")
 def crit(
-    type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"], Arg("the critical table", metavar="TYPE")],
+    type: Annotated[CriticalType, Arg("the critical table", metavar="TYPE")],
     roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when left out)")] = None,
     *,
     attack_roll: Annotated[int | None, Arg("the unmodified attack roll: under 20 gives -20, over 80 +20")] = None,
     toughness: Annotated[int, Arg("Toughness the target has left (subtracted from the roll)")] = 0,
+    bonus: CriticalBonus = 0,
     rng: random.Random,
 ) -> Result:
     """Look up a critical hit: 1d100, +/-20 for the attack roll, minus Toughness, clamped to the table."""
     hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng), attack_roll=attack_roll,
-                                toughness=toughness)
+                                toughness=toughness, bonus=bonus)
     return _critical_json(hit, attack_roll)
 
 
@@ -127,10 +129,13 @@ def _critical_json(hit: opencore.CriticalHit, attack_roll: int | None) -> Result
         parts.append(f"{hit.attack_modifier:+d} (attack roll {attack_roll})")
     if hit.toughness:
         parts.append(f"-{hit.toughness} (toughness)")
+    if hit.bonus:
+        parts.append(f"{hit.bonus:+d} (weapon or Power)")
     working = " ".join(parts) + (f" = {hit.unclamped}" if len(parts) > 1 else "")
     clamped = f", clamped to {hit.roll}" if hit.roll != hit.unclamped else ""
     return {
         "type": hit.type, "die": hit.die, "attack_modifier": hit.attack_modifier, "toughness": hit.toughness,
+        "bonus": hit.bonus,
         "unclamped": hit.unclamped, "roll": hit.roll, "row": hit.row, "effect": hit.effect,
         "extra_damage": hit.extra_damage, "bloodloss": hit.bloodloss, "stun_rounds": hit.stun_rounds,
         "unconscious_rounds": hit.unconscious_rounds, "location": hit.location, "skill_penalty": hit.skill_penalty,
@@ -186,6 +191,7 @@ def attack(
     substance_flaw: SubstanceFlaw = False,
     critical_type: Annotated[CriticalType | None, Arg("the critical table (a Power needs one; a weapon has its own)")] = None,
     critical_roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when a critical is called for)")] = None,
+    critical_bonus: CriticalBonus = 0,
     death_at: DeathAt = "negative-con",
     rng: random.Random,
 ) -> Result:
@@ -218,7 +224,7 @@ def attack(
                             hint="add --weapon, e.g. --weapon Sword")
     table = _chain_table(hp=hp, con=con, armor=armor, toughness=toughness, power_protection=power_protection,
                          substance_flaw=substance_flaw, critical_type=critical_type, critical_roll=critical_roll,
-                         power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None)
+                         critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None)
 
     if power == "mental":
         out, lines, multiplier = _mental_attack(power_score or 0, resistance)
@@ -239,7 +245,8 @@ def attack(
     if out["hit"] and hp is not None and con is not None and table is not None:  # _chain_table checked them
         out["wound"] = _wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
                               power_protection=power_protection, substance_flaw=substance_flaw, table=table,
-                              critical_roll=critical_roll, attack_roll=out["attack_roll"], options=options, rng=rng)
+                              critical_roll=critical_roll, critical_bonus=critical_bonus,
+                              attack_roll=out["attack_roll"], options=options, rng=rng)
         lines.append(out["wound"]["text"])
     return {**out, "text": "\n".join(lines)}
 
@@ -276,7 +283,7 @@ def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None,
 
 def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int, power_protection: int,
                  substance_flaw: bool, critical_type: CriticalType | None, critical_roll: int | None,
-                 power: opencore.PowerKind | None, weapon: str | None, damage_known: bool) -> str | None:
+                 critical_bonus: int, power: opencore.PowerKind | None, weapon: str | None, damage_known: bool) -> str | None:
     """The critical table a hit uses (the one given, or the weapon's; a Power names its own), after
     checking that the chain's arguments belong together."""
     table = critical_type
@@ -285,7 +292,8 @@ def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int,
     if hp is None:
         given = [name for name, value in (("--con", con is not None), ("--armor", armor != 0),
                                           ("--toughness", toughness != 0), ("--power-protection", power_protection != 0),
-                                          ("--substance-flaw", substance_flaw), ("--critical-roll", critical_roll is not None))
+                                          ("--substance-flaw", substance_flaw), ("--critical-roll", critical_roll is not None),
+                                          ("--critical-bonus", critical_bonus != 0))
                  if value]
         if given:
             raise RollbookError(f"{', '.join(given)} apply the damage to the defender", hint="add the defender's --hp and --con")
@@ -347,7 +355,7 @@ def _opposed_attack(attack_roll: int, defense_roll: int, *, skill: int, defense_
 
 
 def _wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
-           substance_flaw: bool, table: str, critical_roll: int | None, attack_roll: int | None,
+           substance_flaw: bool, table: str, critical_roll: int | None, critical_bonus: int, attack_roll: int | None,
            options: opencore.Options, rng: random.Random) -> Result:
     """Apply a hit's damage; when it reaches hit points roll the critical (or take the given roll) and
     add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
@@ -356,7 +364,7 @@ def _wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_
     critical = None
     if applied.critical:
         critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng),
-                                         attack_roll=attack_roll, toughness=applied.toughness)
+                                         attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
     result = opencore.wound(applied, critical, con=con, options=options)
     out = _damage_json(applied)
     out.update(critical_hit=None, effects=dataclasses.asdict(result.effects), hp=result.hp, state=result.state,

@@ -577,6 +577,7 @@ class CriticalHit:
     die: int  # the 1d100
     attack_modifier: int
     toughness: int
+    bonus: int  # the weapon's or Power's own bonus (or penalty) to its critical hits, given by the GM
     unclamped: int
     roll: int  # after modifiers and clamping to the table (ruling opencore-crit-clamping)
     row: str  # the table row, e.g. "91 to 100"
@@ -589,8 +590,11 @@ class CriticalHit:
     skill_penalty: int = 0
 
 
-def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughness: int = 0) -> CriticalHit:
-    """Look up a critical: 1d100 ``die``, +/-20 for the attack roll, minus remaining Toughness."""
+def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughness: int = 0,
+                 bonus: int = 0) -> CriticalHit:
+    """Look up a critical: 1d100 ``die``, +/-20 for the attack roll, minus remaining Toughness, plus
+    the weapon's or Power's ``bonus`` ("Certain weapons and Powers have bonuses or penalties to their
+    critical hits")."""
     kind = type.strip().lower()
     if kind not in CRITICAL_TYPES:
         raise RollbookError(f"unknown critical type {type!r}", hint="one of: " + ", ".join(CRITICAL_TYPES))
@@ -599,10 +603,10 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
         raise RollbookError(f"toughness cannot be negative ({toughness})")
     name = f"opencore.critical.{kind}"
     modifier = attack_roll_modifier(attack_roll)
-    unclamped = die + modifier + toughness_modifier(toughness)
+    unclamped = die + modifier + toughness_modifier(toughness) + bonus
     row = tables.lookup(name, unclamped)
     return CriticalHit(
-        type=kind, die=die, attack_modifier=modifier, toughness=toughness, unclamped=unclamped,
+        type=kind, die=die, attack_modifier=modifier, toughness=toughness, bonus=bonus, unclamped=unclamped,
         roll=tables.clamp(name, unclamped), row=tables.format_range(row), effect=tables.critical_effect(row),
         extra_damage=row.get("extra_damage", 0), bloodloss=row.get("bloodloss", 0),
         stun_rounds=row.get("stun_rounds", 0), unconscious_rounds=row.get("unconscious_rounds", 0),

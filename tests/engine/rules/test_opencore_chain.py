@@ -263,3 +263,14 @@ def test_rolled_success_counts_repeat_with_a_seed():
     assert first == call("opencore successes", dice="6d10", at_least=8, seed=4) and len(first["rolls"]) == 6
     with pytest.raises(RollbookError):
         oc.success_count((), sides=10, at_least=8)
+
+
+def test_weapons_and_powers_bonuses_to_their_criticals():
+    """"Certain weapons and Powers have bonuses or penalties to their critical hits. Crits are rolled using
+    1d100 and adjusting for bonuses and penalties." The bonus is the GM's number."""
+    assert oc.critical_hit("slash", 50, bonus=15).roll == 65
+    assert oc.critical_hit("slash", 50, bonus=-80).roll == -19  # clamped like every critical roll
+    assert call("opencore crit", type="slash", roll=50, bonus=15)["bonus"] == 15
+    chained = call("opencore attack", **SWORD_HIT, hp=1, con=30, critical_roll=50, critical_bonus=-10, seed=1)
+    assert chained["wound"]["critical_hit"]["roll"] == 40
+    assert "--critical-bonus apply the damage" in refused("opencore attack", **SWORD_HIT, critical_bonus=5)
