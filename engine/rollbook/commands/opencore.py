@@ -227,7 +227,7 @@ def attack(
                          critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None)
 
     if power == "mental":
-        out, lines, multiplier = _mental_attack(power_score or 0, resistance)
+        out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
     else:
         out, lines, multiplier = _opposed_attack(
             _d100(attack_roll, "the attack roll", rng), _d100(defense_roll, "the defense roll", rng), skill=skill,
