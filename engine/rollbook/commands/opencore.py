@@ -172,6 +172,7 @@ def attack(
     defense_bonus: Annotated[int, Arg("applicable defense bonuses")] = 0,
     defending: Annotated[bool, Arg("the defender took the Defense action: defense skill doubled")] = False,
     stunned: Annotated[bool, Arg("the defender is stunned: -50 to the defense roll")] = False,
+    unconscious: Annotated[bool, Arg("the defender is unconscious: unable to defend, so no defense roll")] = False,
     attack_roll: Annotated[int | None, Arg("the attacker's 1d100 (rolled when left out)")] = None,
     defense_roll: Annotated[int | None, Arg("the defender's 1d100 (rolled when left out)")] = None,
     weapon: Annotated[str | None, Arg("weapon class: roll its damage on a hit, e.g. Sword")] = None,
@@ -200,15 +201,19 @@ def attack(
     # Everything is checked before rolling, so a typo costs no dice.
     skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
                           resistance=resistance, weapon=weapon)
-    if power == "mental":
+    if power == "mental" or unconscious:
         blocked = [name for name, given in (("--defense-skill", defense_skill is not None),
                                             ("--defense-roll", defense_roll is not None), ("--defending", defending),
-                                            ("--stunned", stunned), ("--defense-bonus", defense_bonus != 0),
-                                            ("--attack-roll", attack_roll is not None),
-                                            ("--attack-bonus", attack_bonus != 0)) if given]
+                                            ("--stunned", stunned), ("--defense-bonus", defense_bonus != 0))
+                   if given]
+        if power == "mental":
+            blocked += [name for name, given in (("--attack-roll", attack_roll is not None),
+                                                 ("--attack-bonus", attack_bonus != 0), ("--unconscious", unconscious))
+                        if given]
         if blocked:
-            raise RollbookError("Mental powers used in combat cannot be blocked, so nothing is rolled",
-                                hint=f"leave out {', '.join(blocked)}")
+            why = ("Mental powers used in combat cannot be blocked, so nothing is rolled" if power == "mental"
+                   else "an unconscious defender is unable to defend, so makes no defense roll")
+            raise RollbookError(why, hint=f"leave out {', '.join(blocked)}")
     elif defense_skill is None:
         raise RollbookError("'opencore attack' needs 'defense_skill'", hint="the defender's defense skill, e.g. --defense-skill 30")
     expression = self_injury_expression = None
@@ -230,7 +235,8 @@ def attack(
         out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
     else:
         out, lines, multiplier = _opposed_attack(
-            _d100(attack_roll, "the attack roll", rng), _d100(defense_roll, "the defense roll", rng), skill=skill,
+            _d100(attack_roll, "the attack roll", rng),
+            None if unconscious else _d100(defense_roll, "the defense roll", rng), skill=skill,
             defense_skill=defense_skill or 0, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
             defending=defending, stunned=stunned, self_injury_expression=self_injury_expression, rng=rng)
     out.update(power=power, combat_skill=skill, damage=None, damage_expression=expression, critical_table=table,
@@ -323,22 +329,27 @@ def _mental_attack(power_score: int, resistance: int) -> tuple[Result, list[str]
     return out, lines, 1
 
 
-def _opposed_attack(attack_roll: int, defense_roll: int, *, skill: int, defense_skill: int, attack_bonus: int,
+def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, defense_skill: int, attack_bonus: int,
                     defense_bonus: int, defending: bool, stunned: bool, self_injury_expression: str | None,
                     rng: random.Random) -> tuple[Result, list[str], int]:
-    """1d100 + combat skill vs 1d100 + defense skill, with the fumbles; returns the damage multiplier
-    a defender's fumble puts on the hit."""
-    result = opencore.resolve_attack(
-        attack_roll, defense_roll, attack_skill=skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
-        defense_bonus=defense_bonus, defending=defending, defender_stunned=stunned,
-    )
+    """1d100 + combat skill vs 1d100 + defense skill (none when the defender is unconscious: no
+    ``defense_roll``), with the fumbles; returns the damage multiplier a defender's fumble puts on the hit."""
+    if defense_roll is None:
+        result = opencore.attack_unconscious(attack_roll, attack_skill=skill, attack_bonus=attack_bonus)
+    else:
+        result = opencore.resolve_attack(
+            attack_roll, defense_roll, attack_skill=skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
+            defense_bonus=defense_bonus, defending=defending, defender_stunned=stunned,
+        )
     fumbles = {}
     if result.attacker_fumbled:
         fumbles["attacker"] = _fumble_json("attacker", roll_total("1d100", rng))
     if result.defender_fumbled:
         fumbles["defender"] = _fumble_json("defender", roll_total("1d100", rng))
-    lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs defense {result.defense_roll} -> "
-             f"{result.defense_total}: {'hit' if result.hit else 'miss'} ({result.reason})"]
+    against = ("an unconscious defender" if result.defense_roll is None
+               else f"defense {result.defense_roll} -> {result.defense_total}")
+    lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs {against}: "
+             f"{'hit' if result.hit else 'miss'} ({result.reason})"]
     lines += [f"Fumble ({side}, {f['roll']}): {f['effect']}" for side, f in fumbles.items()]
     out: Result = {
         "attack_roll": result.attack_roll, "defense_roll": result.defense_roll,

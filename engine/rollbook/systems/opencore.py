@@ -428,9 +428,9 @@ def is_fumble(roll: int) -> bool:
 @dataclass(frozen=True)
 class Attack:
     attack_roll: int
-    defense_roll: int
+    defense_roll: int | None  # None: the defender is unconscious and makes no defense roll
     attack_total: int  # 1d100 + attack skill + bonuses
-    defense_total: int  # 1d100 + defense skill (doubled when defending) + bonuses
+    defense_total: int | None  # 1d100 + defense skill (doubled when defending) + bonuses
     attacker_fumbled: bool
     defender_fumbled: bool
     hit: bool
@@ -462,6 +462,16 @@ def resolve_attack(attack_roll: int, defense_roll: int, *, attack_skill: int, de
     else:
         hit, reason = False, f"{attack_total} does not beat {defense_total}"
     return Attack(attack_roll, defense_roll, attack_total, defense_total, a_fumble, d_fumble, hit, reason)
+
+
+def attack_unconscious(attack_roll: int, *, attack_skill: int, attack_bonus: int = 0) -> Attack:
+    """Unconscious: "unable to attack, defend, move or use Powers". The defender makes no defense
+    roll; the attack hits unless the attacker fumbles (ruling opencore-unconscious-defender)."""
+    check_range("the attack roll", attack_roll, 1, 100)
+    fumbled = is_fumble(attack_roll)
+    reason = "the attacker fumbled" if fumbled else "an unconscious defender cannot defend"
+    return Attack(attack_roll, None, attack_roll + attack_skill + attack_bonus, None, fumbled, False, not fumbled,
+                  reason)
 
 
 def action_value(action: str, field: str) -> int:

@@ -274,3 +274,12 @@ def test_weapons_and_powers_bonuses_to_their_criticals():
     chained = call("opencore attack", **SWORD_HIT, hp=1, con=30, critical_roll=50, critical_bonus=-10, seed=1)
     assert chained["wound"]["critical_hit"]["roll"] == 40
     assert "--critical-bonus apply the damage" in refused("opencore attack", **SWORD_HIT, critical_bonus=5)
+
+
+def test_an_unconscious_defender_cannot_defend():
+    """Unconscious: "unable to attack, defend, move or use Powers"."""
+    out = call("opencore attack", attack_skill=0, unconscious=True, attack_roll=6, weapon="Knife", strength=50, seed=1)
+    assert out["hit"] and out["defense_roll"] is None and out["defense_total"] is None and out["damage"] >= 1
+    fumbled = call("opencore attack", attack_skill=90, unconscious=True, attack_roll=5, seed=1)
+    assert not fumbled["hit"] and "attacker" in fumbled["fumbles"]
+    assert "unable to defend" in refused("opencore attack", attack_skill=9, unconscious=True, defense_skill=30)
