@@ -27,13 +27,16 @@ def check(
     rolls: Annotated[list[int] | None, Arg("the d20s rolled, in order (repeat for open-ended dice); rolled when left out", metavar="D20")] = None,
     automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
     impossible_fails: Annotated[bool, Arg("GM option: fail without rolling when a 20 could not succeed (ruling codex-automatic-failure)")] = False,
+    safe: Annotated[bool, Arg("the character is not threatened or distracted (needed to take 10 or 20)")] = False,
+    failure_has_cost: Annotated[bool, Arg("the skill carries penalties for failure (taking 20 incurs them first)")] = False,
     rng: random.Random,
 ) -> Result:
     """A skill check: d20 (open-ended 1s and 20s) + modifier vs DC, with the exact chance of every outcome."""
     dice = tuple(rolls) if rolls else ()
     if not dice and not automatic and not (impossible_fails and codex.impossible_on_20(modifier, dc)):
         dice = codex.roll_dice(rng, take)
-    result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails)
+    result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails,
+                         safe=safe, failure_has_cost=failure_has_cost)
     odds = result.chances
     if result.automatic:
         text = f"Automatic {result.automatic} (modifier {modifier:+d} vs DC {dc})"
@@ -41,20 +44,28 @@ def check(
         how = f"take {take}" if take in ("10", "20") else f"d20 {', '.join(map(str, result.dice))}"
         if take == "10+" and result.dice[0] < codex.TAKE_10_FLOOR:
             how += f" (take 10+: counts as {codex.TAKE_10_FLOOR})"
-        outcome = "success" if result.success else "failure"
+        outcome = result.outcome
         if result.success_rank >= codex.TOTAL_SUCCESS_RANK:
-            outcome = f"total success, rank {result.success_rank}"
+            outcome += f", rank {result.success_rank}"
         elif result.failure_rank:
-            outcome = f"total failure, rank {result.failure_rank}"
+            outcome += f", rank {result.failure_rank}"
         text = f"{how} {modifier:+d} = {result.total} vs DC {dc}: {outcome}"
     text += f" (chance of success {odds.success} = {_percent(odds.success)})"
     if result.impossible_on_20 and not result.automatic:
         text += "; a natural 20 alone could not succeed: the GM may rule automatic failure"
+    if result.outcome in ("total success", "total failure"):
+        text += f"\n{codex.MEANINGS[result.outcome]}"
+    if result.time_multiplier > 1:
+        text += f"\nTaking 20 takes {result.time_multiplier} times as long as a single check."
+    if result.penalties_incurred:
+        text += f"\n{codex.PENALTIES_INCURRED}"
     return {
         "modifier": modifier, "dc": dc, "take": take, "dice": list(result.dice), "total": result.total,
         "success": result.success, "automatic": result.automatic, "impossible_on_20": result.impossible_on_20,
         "total_success": result.success_rank >= codex.TOTAL_SUCCESS_RANK, "success_rank": result.success_rank,
         "total_failure": result.failure_rank > 0, "failure_rank": result.failure_rank,
+        "outcome": result.outcome, "meaning": codex.MEANINGS[result.outcome],
+        "time_multiplier": result.time_multiplier, "penalties_incurred": result.penalties_incurred,
         "chance": str(odds.success),
         "chances": {"success": str(odds.success), "total_success": str(odds.total_success),
                     "total_failure": str(odds.total_failure), "success_ranks": _ranks(odds.success_ranks),

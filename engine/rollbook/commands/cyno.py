@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Annotated
+from typing import Annotated, Literal
 
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import RollbookError
 from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
-Level = Annotated[str, Arg("damage-rating level by prefix symbol: '', da, h, k, k+1, M, ... (m is milli, M mega)", metavar="LEVEL")]
+Level = Annotated[str, Arg("damage-rating level by prefix symbol ('', da, h, k, k+1, M, ...: m is milli, M mega) "
+                          "or name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
+AimLines = Annotated[Literal["natural", "aimed"], Arg("ruling cyno-aim-and-natural-lines: 'aimed' lets aiming raise the roll the automatic miss/hit and critical lines read")]
+TargetSize = Annotated[Literal["one", "both"], Arg("ruling cyno-large-and-small-target: 'both' lets large and small target apply together")]
+ImpossibleDodge = Annotated[Literal["costs-action", "free"], Arg("ruling cyno-impossible-dodge: 'free' when a dodge the rules rule out costs no action")]
+FailedSkilledParry = Annotated[Literal["free", "action"], Arg("ruling cyno-parry-with-skill: 'action' when a failed skilled parry costs an action")]
+Unaware = Annotated[bool, Arg("the character does not know he/she is being attacked: no dodge or parry")]
 
 
 @command("cyno initiative")
@@ -81,6 +87,8 @@ def strike(
     missile: Annotated[bool, Arg("a guided missile volley: no bonuses or penalties apply")] = False,
     damage: Annotated[int | None, Arg("the weapon's damage roll, doubled on a critical")] = None,
     location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against --skill (rolled when left out)")] = None,
+    aim_lines: AimLines = "natural",
+    target_size: TargetSize = "one",
     rng: random.Random,
 ) -> Result:
     """Roll to strike: 1D20 + bonuses - penalties; 5 or lower misses, 20 hits, above 10 hits, 19-20 critical."""
@@ -95,9 +103,11 @@ def strike(
         check_range("the aiming percentage roll", location_roll, 1, 100)
     if damage is not None and damage < 0:
         raise RollbookError(f"damage cannot be negative ({damage})")
+    options = cyno.Options(aim_lines=aim_lines, target_size=target_size)
     modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
-                                      damage_lost=damage_lost, aim_actions=aim, rocket=rocket)
-    result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers)
+                                      damage_lost=damage_lost, aim_actions=aim, rocket=rocket, options=options)
+    result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers, aim_actions=aim,
+                         options=options)
     dealt = None
     if damage is not None:
         dealt = (cyno.critical_damage(damage) if result.critical else damage) if result.hit else 0
@@ -111,14 +121,16 @@ def strike(
         text += f"; damage {dealt}"
     if exact is not None:
         text += "; exactly on the aimed location" if exact else "; close to the aimed location, not exact"
-    return {"roll": result.roll, "modifiers": [{"source": m.source, "modifier": m.modifier} for m in result.modifiers],
+    return {"roll": result.roll, "lines_roll": result.lines_roll,
+            "modifiers": [{"source": m.source, "modifier": m.modifier} for m in result.modifiers],
             "total": result.total, "hit": result.hit, "critical": result.critical, "automatic": result.automatic,
             "reason": result.reason, "damage": dealt, "exact_location": exact, "text": text}
 
 
 def _defense_json(result: cyno.Defense) -> Result:
-    verdict = "succeeds" if result.success else "fails"
-    return {"action": result.action, "success": result.success, "actions_spent": result.actions_spent,
+    verdict = ("succeeds" if result.success else "fails") if result.allowed else "is not allowed"
+    return {"action": result.action, "allowed": result.allowed, "success": result.success,
+            "actions_spent": result.actions_spent,
             "roll": result.roll, "modifier": result.modifier, "total": result.total,
             "percentile": result.percentile, "reason": result.reason,
             "text": f"{result.action.capitalize()} {verdict}: {result.reason} ({result.actions_spent} action"
@@ -135,19 +147,29 @@ def dodge(
     blind: Annotated[bool, Arg("a blind dodge: first 50 or under on a percentage roll")] = False,
     blind_roll: Annotated[int | None, Arg("the blind dodge's percentage roll (rolled when left out)")] = None,
     volley: Annotated[int | None, Arg("dodging a missile volley of this many missiles")] = None,
+    ranged: Annotated[bool, Arg("the attack is not hand-to-hand (a shot, a thrown weapon, a rocket): no dodge")] = False,
+    unaware: Unaware = False,
+    impossible_dodge: ImpossibleDodge = "costs-action",
     rng: random.Random,
 ) -> Result:
-    """Dodge a hand-to-hand attack or a missile volley: 1d20 + reflex modifier, at least the strike's result."""
+    """Dodge a hand-to-hand attack or a missile volley of four or fewer: 1d20 + reflex modifier, at least the strike's result."""
     if blind_roll is not None and not blind:
         raise RollbookError("--blind-roll is for a blind dodge", hint="add --blind")
     if volley is not None:
         check_range("the volley", volley, 1, 10**6)
-    percentile = given_or_rolled(blind_roll, "1d100", rng) if blind else None
-    need_roll = not (volley is not None and volley >= cyno.UNDODGEABLE_VOLLEY) and not (
-        percentile is not None and percentile > cyno.BLIND_DODGE_AT_OR_BELOW)
+        if ranged:
+            raise RollbookError("--volley already says the attack is a missile volley", hint="leave out --ranged")
+    if blind and unaware:
+        raise RollbookError("a blind dodge is for a character who knows he is attacked but does not see it",
+                            hint="leave out --unaware, or --blind")
+    options = cyno.Options(impossible_dodge=impossible_dodge)
+    ruled_out = unaware or ranged or (volley is not None and volley >= cyno.UNDODGEABLE_VOLLEY)
+    percentile = given_or_rolled(blind_roll, "1d100", rng) if blind and not ruled_out else blind_roll
+    need_roll = not ruled_out and not (percentile is not None and percentile > cyno.BLIND_DODGE_AT_OR_BELOW)
     die = given_or_rolled(roll, "1d20", rng) if need_roll else roll
     result = cyno.dodge(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus, volley=volley,
-                        blind_roll=percentile)
+                        blind_roll=percentile, ranged=ranged, unaware=unaware,
+                        options=options)
     return _defense_json(result)
 
 
@@ -160,6 +182,9 @@ def parry(
     roll: Annotated[int | None, Arg("the d20 (rolled when left out)")] = None,
     skill: Annotated[int | None, Arg("the defender's hand-to-hand combat skill in percent")] = None,
     skill_roll: Annotated[int | None, Arg("the percentage roll against that skill (rolled when left out)")] = None,
+    damage: Annotated[int | None, Arg("the blow's damage: a parried blow's damage goes to the weapon or limb that parried")] = None,
+    unaware: Unaware = False,
+    failed_skilled_parry: FailedSkilledParry = "free",
     rng: random.Random,
 ) -> Result:
     """Parry with a weapon or limb: like a dodge, or with hand-to-hand skill a percentage roll that costs no action."""
@@ -168,14 +193,22 @@ def parry(
     if skill is not None and roll is not None:
         raise RollbookError("a parry with hand-to-hand skill is a percentage roll, not a d20",
                             hint="give --skill-roll instead of --roll")
-    percentile = die = None
-    if skill is not None:
+    if damage is not None and damage < 0:
+        raise RollbookError(f"damage cannot be negative ({damage})")
+    percentile, die = skill_roll, roll
+    if not unaware and skill is not None:
         percentile = given_or_rolled(skill_roll, "1d100", rng)
-    else:
+    elif not unaware:
         die = given_or_rolled(roll, "1d20", rng)
     result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
-                        hand_to_hand_skill=skill, skill_roll=percentile)
-    return _defense_json(result)
+                        hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware,
+                        options=cyno.Options(failed_skilled_parry=failed_skilled_parry))
+    out = _defense_json(result)
+    # "block the enemy's blow with a weapon or a limb, allowing the weapon or limb to take the damage instead"
+    out["weapon_or_limb_damage"] = damage if result.success and damage is not None else None
+    if out["weapon_or_limb_damage"] is not None:
+        out["text"] += f"; the parrying weapon or limb takes the {damage} damage"
+    return out
 
 
 @command("cyno damage")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from typing import Annotated, Literal
 
 from rollbook.commands import Arg, Result, command
@@ -16,6 +18,11 @@ DexModifier = Annotated[Literal["centred", "none"], Arg("ruling opencore-dex-mod
 StrDamage = Annotated[Literal["modifier", "score"], Arg("ruling opencore-str-damage: 'score' adds the STR score itself")]
 DeathAt = Annotated[Literal["negative-con", "zero"], Arg("ruling opencore-death-threshold")]
 Scores = Annotated[str | None, Arg("ability scores, e.g. STR=76,DEX=80 (missing ones are rolled)", metavar="SCORES")]
+CriticalType = Literal["slash", "impact", "puncture", "shrapnel", "burn"]
+CriticalBonus = Annotated[int, Arg("the weapon's or Power's bonus (or penalty) to its critical hits (a number the GM gives)")]
+Power = Annotated[opencore.PowerKind | None, Arg("a Power attacks: touch (Hand-to-Hand skill and damage), physical (its score is the combat skill) or mental (cannot be blocked)")]
+PowerProtection = Annotated[int, Arg("damage an Armor or Shielding Power stops, before armor (a number the GM gives)")]
+SubstanceFlaw = Annotated[bool, Arg("the target has a substance flaw against this: damage goes straight to HP")]
 
 
 def _d100(value: int | None, what: str, rng: random.Random) -> int:
@@ -80,7 +87,7 @@ def check(
 ) -> Result:
     """Roll a saving throw, Awareness, Concentration or Perception check, with its exact chance."""
     options = _check_options(save_direction, willpower_composite, perception)
-    abilities = opencore.parse_scores(scores)
+    abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
     missing = [code for code in opencore.needed_abilities(kind, options) if code not in abilities]
     if missing:
         raise RollbookError(f"{kind} needs {', '.join(missing)}", hint="give them with --scores, e.g. CON=32")
@@ -88,32 +95,47 @@ def check(
     verdict = "success" if result.success else "failure"
     text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}"
             f"{f' -> {result.result}' if result.rule.subtract else ''}: {verdict} (chance {result.chance})")
+    zero = opencore.zero_scores(abilities)
     return {"kind": result.rule.kind, "name": result.rule.name, "rule": result.rule.describe(),
             "roll": result.roll, "result": result.result, "target": result.target,
-            "success": result.success, "chance": str(result.chance), "text": text}
+            "success": result.success, "chance": str(result.chance), "zero_scores": zero,
+            "text": text + _zero_note(zero)}
+
+
+def _zero_note(zero: dict[str, opencore.ZeroConsequence]) -> str:
+    """A line for each score at 0 and what it does to the character."""
+    return "".join(f"\n{code} 0: the character is {consequence}" for code, consequence in zero.items())
 
 
 @command("opencore crit")
 def crit(
-    type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"], Arg("the critical table", metavar="TYPE")],
+    type: Annotated[CriticalType, Arg("the critical table", metavar="TYPE")],
     roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when left out)")] = None,
     *,
     attack_roll: Annotated[int | None, Arg("the unmodified attack roll: under 20 gives -20, over 80 +20")] = None,
     toughness: Annotated[int, Arg("Toughness the target has left (subtracted from the roll)")] = 0,
+    bonus: CriticalBonus = 0,
     rng: random.Random,
 ) -> Result:
     """Look up a critical hit: 1d100, +/-20 for the attack roll, minus Toughness, clamped to the table."""
     hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng), attack_roll=attack_roll,
-                                toughness=toughness)
+                                toughness=toughness, bonus=bonus)
+    return _critical_json(hit, attack_roll)
+
+
+def _critical_json(hit: opencore.CriticalHit, attack_roll: int | None) -> Result:
     parts = [str(hit.die)]
     if hit.attack_modifier:
         parts.append(f"{hit.attack_modifier:+d} (attack roll {attack_roll})")
     if hit.toughness:
         parts.append(f"-{hit.toughness} (toughness)")
+    if hit.bonus:
+        parts.append(f"{hit.bonus:+d} (weapon or Power)")
     working = " ".join(parts) + (f" = {hit.unclamped}" if len(parts) > 1 else "")
     clamped = f", clamped to {hit.roll}" if hit.roll != hit.unclamped else ""
     return {
         "type": hit.type, "die": hit.die, "attack_modifier": hit.attack_modifier, "toughness": hit.toughness,
+        "bonus": hit.bonus,
         "unclamped": hit.unclamped, "roll": hit.roll, "row": hit.row, "effect": hit.effect,
         "extra_damage": hit.extra_damage, "bloodloss": hit.bloodloss, "stun_rounds": hit.stun_rounds,
         "unconscious_rounds": hit.unconscious_rounds, "location": hit.location, "skill_penalty": hit.skill_penalty,
@@ -144,65 +166,225 @@ def fumble(
 @command("opencore attack")
 def attack(
     *,
-    attack_skill: Annotated[int, Arg("the attacker's combat skill")],
-    defense_skill: Annotated[int, Arg("the defender's defense skill (e.g. Evade)")],
+    attack_skill: Annotated[int | None, Arg("the attacker's combat skill (with --power touch: the Hand-to-Hand skill)")] = None,
+    defense_skill: Annotated[int | None, Arg("the defender's defense skill (e.g. Evade); none against a Mental Power")] = None,
     attack_bonus: Annotated[int, Arg("applicable attack bonuses")] = 0,
     defense_bonus: Annotated[int, Arg("applicable defense bonuses")] = 0,
     defending: Annotated[bool, Arg("the defender took the Defense action: defense skill doubled")] = False,
     stunned: Annotated[bool, Arg("the defender is stunned: -50 to the defense roll")] = False,
+    unconscious: Annotated[bool, Arg("the defender is unconscious: unable to defend, so no defense roll")] = False,
     attack_roll: Annotated[int | None, Arg("the attacker's 1d100 (rolled when left out)")] = None,
     defense_roll: Annotated[int | None, Arg("the defender's 1d100 (rolled when left out)")] = None,
     weapon: Annotated[str | None, Arg("weapon class: roll its damage on a hit, e.g. Sword")] = None,
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
-    strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons")] = None,
+    strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons and touch Powers")] = None,
     fortitude: Annotated[int, Arg("the defender's Fortitude: damage dice removed before rolling")] = 0,
     str_damage: StrDamage = "modifier",
+    power: Power = None,
+    power_score: Annotated[int | None, Arg("a physical Power's score (its combat skill) or a Mental Power's score")] = None,
+    power_damage: Annotated[int | None, Arg("the Power's own damage (a number the GM gives; 0 for none)")] = None,
+    resistance: Annotated[int, Arg("the defender's Magic Resistance, against a Mental Power")] = 0,
+    hp: Annotated[int | None, Arg("the defender's health points: apply the damage and roll the critical it calls for")] = None,
+    con: Annotated[int | None, Arg("the defender's CON (with --hp; death at -CON)")] = None,
+    armor: Annotated[int, Arg("the defender's armor damage rating left (with --hp)")] = 0,
+    toughness: Annotated[int, Arg("the defender's Toughness left (with --hp)")] = 0,
+    power_protection: PowerProtection = 0,
+    substance_flaw: SubstanceFlaw = False,
+    critical_type: Annotated[CriticalType | None, Arg("the critical table (a Power needs one; a weapon has its own)")] = None,
+    critical_roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when a critical is called for)")] = None,
+    critical_bonus: CriticalBonus = 0,
+    death_at: DeathAt = "negative-con",
     rng: random.Random,
 ) -> Result:
-    """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, and damage on a hit."""
-    options = opencore.Options(str_damage=str_damage)
+    """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
+    options = opencore.Options(str_damage=str_damage, death_at=death_at)
+    # Everything is checked before rolling, so a typo costs no dice.
+    skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
+                          resistance=resistance, weapon=weapon)
+    if power == "mental" or unconscious:
+        blocked = [name for name, given in (("--defense-skill", defense_skill is not None),
+                                            ("--defense-roll", defense_roll is not None), ("--defending", defending),
+                                            ("--stunned", stunned), ("--defense-bonus", defense_bonus != 0))
+                   if given]
+        if power == "mental":
+            blocked += [name for name, given in (("--attack-roll", attack_roll is not None),
+                                                 ("--attack-bonus", attack_bonus != 0), ("--unconscious", unconscious))
+                        if given]
+        if blocked:
+            why = ("Mental powers used in combat cannot be blocked, so nothing is rolled" if power == "mental"
+                   else "an unconscious defender is unable to defend, so makes no defense roll")
+            raise RollbookError(why, hint=f"leave out {', '.join(blocked)}")
+    elif defense_skill is None:
+        raise RollbookError("'opencore attack' needs 'defense_skill'", hint="the defender's defense skill, e.g. --defense-skill 30")
     expression = self_injury_expression = None
-    if weapon is not None:  # checked before rolling, so a typo costs no dice
-        expression = opencore.damage_expression(weapon, mode=mode, strength=strength, fortitude=fortitude,
+    damage_weapon = opencore.HAND_TO_HAND if power == "touch" else weapon
+    if damage_weapon is not None:
+        expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
                                                 options=options)
         # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
-        self_injury_expression = opencore.damage_expression(weapon, mode=mode, strength=strength, options=options)
+        self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
+                                                            options=options)
     elif mode is not None or strength is not None or fortitude:
         raise RollbookError("--mode, --strength and --fortitude are for the weapon's damage",
                             hint="add --weapon, e.g. --weapon Sword")
-    result = opencore.resolve_attack(
-        _d100(attack_roll, "the attack roll", rng), _d100(defense_roll, "the defense roll", rng),
-        attack_skill=attack_skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
-        defense_bonus=defense_bonus, defending=defending, defender_stunned=stunned,
-    )
+    table = _chain_table(hp=hp, con=con, armor=armor, toughness=toughness, power_protection=power_protection,
+                         substance_flaw=substance_flaw, critical_type=critical_type, critical_roll=critical_roll,
+                         critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None)
+
+    if power == "mental":
+        out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
+    else:
+        out, lines, multiplier = _opposed_attack(
+            _d100(attack_roll, "the attack roll", rng),
+            None if unconscious else _d100(defense_roll, "the defense roll", rng), skill=skill,
+            defense_skill=defense_skill or 0, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
+            defending=defending, stunned=stunned, self_injury_expression=self_injury_expression, rng=rng)
+    out.update(power=power, combat_skill=skill, damage=None, damage_expression=expression, critical_table=table,
+               wound=None)
+    if out["hit"] and (expression is not None or power_damage is not None):
+        rolled = _weapon_damage(expression, rng) if expression is not None else 0
+        total = rolled if power_damage is None else opencore.touch_power_damage(power_damage, rolled)
+        out["damage"] = total * multiplier
+        shown = " + ".join(part for part in (expression and f"{expression} ({rolled})",
+                                             power_damage is not None and f"{power_damage} (Power)") if part)
+        lines.append(f"Damage {shown}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
+    if out["hit"] and hp is not None and con is not None and table is not None:  # _chain_table checked them
+        out["wound"] = _wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
+                              power_protection=power_protection, substance_flaw=substance_flaw, table=table,
+                              critical_roll=critical_roll, critical_bonus=critical_bonus,
+                              attack_roll=out["attack_roll"], options=options, rng=rng)
+        lines.append(out["wound"]["text"])
+    return {**out, "text": "\n".join(lines)}
+
+
+def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None, power_score: int | None,
+                  power_damage: int | None, resistance: int, weapon: str | None) -> int:
+    """The combat skill the attack adds: the attack skill, or for a Power the one the document names."""
+    if power is None:
+        if power_score is not None or power_damage is not None:
+            raise RollbookError("--power-score and --power-damage are for a Power's attack",
+                                hint="add --power touch, physical or mental")
+    elif power_damage is None:
+        raise RollbookError("a Power's damage is a number the GM gives (the Powers section is not in the document)",
+                            hint="add --power-damage N (0 for none)")
+    if resistance and power != "mental":
+        raise RollbookError("Magic Resistance lessens Mental Powers only", hint="add --power mental, or leave out --resistance")
+    if power is not None and weapon is not None:
+        raise RollbookError(f"a Power attacks without a weapon ({weapon!r})",
+                            hint="leave out --weapon; a touch Power adds Hand-to-Hand damage by itself")
+    if power in ("physical", "mental"):
+        if attack_skill is not None:
+            raise RollbookError(f"a {power} Power's score is its combat skill", hint="give --power-score instead of --attack-skill")
+        if power_score is None:
+            raise RollbookError(f"a {power} Power attacks with its score", hint="add --power-score N")
+        return power_score
+    if power_score is not None:
+        raise RollbookError("a touch-based Power uses the Hand-to-Hand combat skill",
+                            hint="give the Hand-to-Hand skill as --attack-skill, not --power-score")
+    if attack_skill is None:
+        what = "the Hand-to-Hand skill" if power == "touch" else "the attacker's combat skill"
+        raise RollbookError("'opencore attack' needs 'attack_skill'", hint=f"{what}, e.g. --attack-skill 40")
+    return attack_skill
+
+
+def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int, power_protection: int,
+                 substance_flaw: bool, critical_type: CriticalType | None, critical_roll: int | None,
+                 critical_bonus: int, power: opencore.PowerKind | None, weapon: str | None, damage_known: bool) -> str | None:
+    """The critical table a hit uses (the one given, or the weapon's; a Power names its own), after
+    checking that the chain's arguments belong together."""
+    table = critical_type
+    if table is None and power is None and weapon is not None:
+        table = opencore.weapon(weapon).get("critical")
+    if hp is None:
+        given = [name for name, value in (("--con", con is not None), ("--armor", armor != 0),
+                                          ("--toughness", toughness != 0), ("--power-protection", power_protection != 0),
+                                          ("--substance-flaw", substance_flaw), ("--critical-roll", critical_roll is not None),
+                                          ("--critical-bonus", critical_bonus != 0))
+                 if value]
+        if given:
+            raise RollbookError(f"{', '.join(given)} apply the damage to the defender", hint="add the defender's --hp and --con")
+        return table
+    if con is None:
+        raise RollbookError("the defender's CON decides unconscious or dead", hint="add --con with --hp")
+    if not damage_known:
+        raise RollbookError("with --hp the attack needs its damage", hint="add --weapon, e.g. --weapon Sword, or a --power")
+    if critical_roll is not None:
+        check_range("the critical roll", critical_roll, 1, 100)
+    if table is None:
+        raise RollbookError("which critical table does this hit use?",
+                            hint="add --critical-type slash, impact, puncture, shrapnel or burn")
+    return str(table)
+
+
+def _mental_attack(power_score: int, resistance: int) -> tuple[Result, list[str], int]:
+    """A Mental Power cannot be blocked: it hits unless Magic Resistance cancels it."""
+    effective = opencore.effective_mental_power(power_score, resistance)
+    reason = ("a Mental Power cannot be blocked" if effective else
+              f"Magic Resistance {resistance} cancels the Mental Power {power_score}")
+    out: Result = {"attack_roll": None, "defense_roll": None, "attack_total": None, "defense_total": None,
+                   "attacker_fumbled": False, "defender_fumbled": False, "hit": effective > 0, "reason": reason,
+                   "fumbles": {}, "self_damage": None, "effective_power": effective}
+    lines = [f"Mental Power {power_score} - magic resistance {resistance} = {effective}: "
+             f"{'hit' if effective else 'no effect'} ({reason})"]
+    return out, lines, 1
+
+
+def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, defense_skill: int, attack_bonus: int,
+                    defense_bonus: int, defending: bool, stunned: bool, self_injury_expression: str | None,
+                    rng: random.Random) -> tuple[Result, list[str], int]:
+    """1d100 + combat skill vs 1d100 + defense skill (none when the defender is unconscious: no
+    ``defense_roll``), with the fumbles; returns the damage multiplier a defender's fumble puts on the hit."""
+    if defense_roll is None:
+        result = opencore.attack_unconscious(attack_roll, attack_skill=skill, attack_bonus=attack_bonus)
+    else:
+        result = opencore.resolve_attack(
+            attack_roll, defense_roll, attack_skill=skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
+            defense_bonus=defense_bonus, defending=defending, defender_stunned=stunned,
+        )
     fumbles = {}
     if result.attacker_fumbled:
         fumbles["attacker"] = _fumble_json("attacker", roll_total("1d100", rng))
     if result.defender_fumbled:
         fumbles["defender"] = _fumble_json("defender", roll_total("1d100", rng))
-    lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs defense {result.defense_roll} -> "
-             f"{result.defense_total}: {'hit' if result.hit else 'miss'} ({result.reason})"]
+    against = ("an unconscious defender" if result.defense_roll is None
+               else f"defense {result.defense_roll} -> {result.defense_total}")
+    lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs {against}: "
+             f"{'hit' if result.hit else 'miss'} ({result.reason})"]
     lines += [f"Fumble ({side}, {f['roll']}): {f['effect']}" for side, f in fumbles.items()]
     out: Result = {
         "attack_roll": result.attack_roll, "defense_roll": result.defense_roll,
         "attack_total": result.attack_total, "defense_total": result.defense_total,
         "attacker_fumbled": result.attacker_fumbled, "defender_fumbled": result.defender_fumbled,
-        "hit": result.hit, "reason": result.reason, "fumbles": fumbles,
-        "damage": None, "damage_expression": expression, "critical_table": None,
+        "hit": result.hit, "reason": result.reason, "fumbles": fumbles, "self_damage": None,
     }
     self_injury = fumbles.get("attacker", {}).get("self_damage_multiplier", 0)
-    out["self_damage"] = None
     if self_injury and self_injury_expression is not None:
         out["self_damage"] = _weapon_damage(self_injury_expression, rng) * self_injury
         lines.append(f"The attacker injures self: {self_injury_expression}"
                      f"{f' x{self_injury}' if self_injury > 1 else ''} = {out['self_damage']} damage")
-    if result.hit and expression is not None:
-        row = opencore.weapon(weapon or "")
-        multiplier = fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
-        out["damage"] = _weapon_damage(expression, rng) * multiplier
-        out["critical_table"] = row.get("critical")
-        lines.append(f"Damage {expression}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
-    return {**out, "text": "\n".join(lines)}
+    return out, lines, fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
+
+
+def _wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
+           substance_flaw: bool, table: str, critical_roll: int | None, critical_bonus: int, attack_roll: int | None,
+           options: opencore.Options, rng: random.Random) -> Result:
+    """Apply a hit's damage; when it reaches hit points roll the critical (or take the given roll) and
+    add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
+    applied = opencore.apply_damage(damage, armor=armor, toughness=toughness, hp=hp, con=con,
+                                    power_protection=power_protection, substance_flaw=substance_flaw, options=options)
+    critical = None
+    if applied.critical:
+        critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng),
+                                         attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
+    result = opencore.wound(applied, critical, con=con, options=options)
+    out = _damage_json(applied)
+    out.update(critical_hit=None, effects=dataclasses.asdict(result.effects), hp=result.hp, state=result.state,
+               bleeding=result.bleeding)
+    if critical is not None:
+        out["critical_hit"] = _critical_json(critical, attack_roll)
+        out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n+{critical.extra_damage} damage to HP: "
+                       f"{result.hp} HP: {result.state}" + (", bleeding 1 HP a round" if result.bleeding else ""))
+    return out
 
 
 def _weapon_damage(expression: str, rng: random.Random) -> int:
@@ -234,7 +416,7 @@ def weapon(
 @command("opencore initiative")
 def initiative(
     *,
-    dex: Annotated[int, Arg("the character's DEX (1-100)")],
+    dex: Annotated[int, Arg("the character's DEX (0-100; 0 leaves the character unconscious or immobile)")],
     weapon: Annotated[str | None, Arg("weapon class, for its speed factor")] = None,
     armor: Annotated[str | None, Arg("armor worn, for its initiative penalty")] = None,
     bide: Annotated[bool, Arg("the character used Bide last round: +20")] = False,
@@ -255,9 +437,109 @@ def initiative(
         parts.append(f"{penalty:+d} ({armor})")
     if bide:
         parts.append(f"{result.bide_bonus:+d} (bide)")
+    zero = opencore.zero_scores({"DEX": dex})
     return {"roll": result.roll, "dex_modifier": result.dex_modifier, "speed_factor": result.speed_factor,
             "armor_penalty": result.armor_penalty, "bide_bonus": result.bide_bonus, "total": result.total,
-            "text": f"Initiative {' '.join(parts)} = {result.total}"}
+            "zero_scores": zero, "text": f"Initiative {' '.join(parts)} = {result.total}" + _zero_note(zero)}
+
+
+@command("opencore party-initiative")
+def party_initiative(
+    *,
+    character: Annotated[list[str], Arg("one character (repeat): name=Buck,dex=80 and optionally weapon=Sword, "
+                                         "armor=Chain Mail, bide, roll=12", metavar="CHARACTER")],
+    dex_modifier: DexModifier = "centred",
+    rng: random.Random,
+) -> Result:
+    """Order a party by individual initiative, highest first; ties roll 1d20 again."""
+    options = opencore.Options(dex_modifier=dex_modifier)
+    specs: dict[str, dict[str, str]] = {}
+    for spec in character:  # every character is read before any die is rolled
+        name, fields = _party_member(spec)
+        if name in specs:
+            raise RollbookError(f"two characters are called {name!r}", hint="give each a different name=")
+        specs[name] = fields
+    members = {name: _initiative_of(fields, options, rng) for name, fields in specs.items()}
+    order = opencore.party_order(members, lambda: roll_total("1d20", rng))
+    entries = [{"name": m.name, "roll": m.initiative.roll, "total": m.initiative.total, "tie_rolls": list(m.tie_rolls),
+                "dex_modifier": m.initiative.dex_modifier, "speed_factor": m.initiative.speed_factor,
+                "armor_penalty": m.initiative.armor_penalty, "bide_bonus": m.initiative.bide_bonus,
+                "zero_scores": opencore.zero_scores({"DEX": int(specs[m.name]["dex"])})} for m in order]
+    lines = [f"{n}. {m.name}: {m.initiative.total} (1d20 {m.initiative.roll})"
+             + (f", tie broken with {', '.join(map(str, m.tie_rolls))}" if m.tie_rolls else "")
+             + _zero_note(opencore.zero_scores({"DEX": int(specs[m.name]["dex"])})).replace("\n", "; ")
+             for n, m in enumerate(order, 1)]
+    return {"order": entries, "text": "\n".join(lines)}
+
+
+_MEMBER_FIELDS = ("name", "dex", "weapon", "armor", "bide", "roll")
+
+
+def _party_member(spec: str) -> tuple[str, dict[str, str]]:
+    """``name=Buck,dex=80,weapon=Sword,bide`` -> ("Buck", {...}), checked."""
+    fields: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if key not in _MEMBER_FIELDS:
+            raise RollbookError(f"unknown character field {key!r} in {spec!r}", hint="fields: " + ", ".join(_MEMBER_FIELDS))
+        if (key == "bide") == bool(sep):
+            raise RollbookError(f"cannot read {part!r} in {spec!r}",
+                                hint="write bide alone and the others as field=value, e.g. name=Buck,dex=80")
+        fields[key] = value.strip() if sep else "yes"
+    for needed in ("name", "dex"):
+        if not fields.get(needed):
+            raise RollbookError(f"a character needs a {needed}: {spec!r}", hint="e.g. name=Buck,dex=80")
+    for key in ("dex", "roll"):
+        if key in fields and not re.fullmatch(r"-?\d{1,4}", fields[key]):
+            raise RollbookError(f"{key} must be a whole number in {spec!r}", hint=f"e.g. {key}=12")
+    dex = check_range("DEX", int(fields["dex"]), opencore.ABILITY_FLOOR, opencore.ABILITY_HIGH)
+    if "roll" in fields:
+        check_range(f"{fields['name']}'s initiative roll", int(fields["roll"]), 1, 20)
+    if "weapon" in fields:
+        opencore.weapon(fields["weapon"])
+    if "armor" in fields:
+        opencore.armor(fields["armor"])
+    return fields["name"], {**fields, "dex": str(dex)}
+
+
+def _initiative_of(fields: dict[str, str], options: opencore.Options, rng: random.Random) -> opencore.Initiative:
+    speed = opencore.weapon(fields["weapon"])["speed"] if "weapon" in fields else 0
+    penalty = opencore.armor(fields["armor"])["initiative_penalty"] if "armor" in fields else 0
+    roll = int(fields["roll"]) if "roll" in fields else roll_total("1d20", rng)
+    return opencore.individual_initiative(roll, int(fields["dex"]), speed_factor=speed, armor_penalty=penalty,
+                                          bide="bide" in fields, options=options)
+
+
+@command("opencore successes")
+def successes(
+    *,
+    dice: Annotated[str, Arg("the dice rolled, e.g. 5d10", metavar="DICE")],
+    at_least: Annotated[int, Arg("the number a die must reach to count, e.g. 8 for '8 or higher'")],
+    needed: Annotated[int, Arg("how many dice must reach it for the check to succeed")] = 1,
+    rolls: Annotated[list[int] | None, Arg("the dice as rolled (repeat); rolled when left out", metavar="DIE")] = None,
+    rng: random.Random,
+) -> Result:
+    """A success check by the number of rolls above a number: count the dice showing at least N."""
+    count, sides = _dice_pool(dice)
+    if rolls is not None and len(rolls) != count:
+        raise RollbookError(f"{dice} is {count} dice, but {len(rolls)} rolls were given", hint=f"give {count} --rolls")
+    opencore.success_count((1,) * count, sides=sides, at_least=at_least, needed=needed)  # checks before rolling
+    shown = tuple(rolls) if rolls is not None else tuple(roll_total(f"1d{sides}", rng) for _ in range(count))
+    result = opencore.success_count(shown, sides=sides, at_least=at_least, needed=needed)
+    verdict = "success" if result.success else "failure"
+    return {"dice": f"{count}d{sides}", "rolls": list(result.rolls), "at_least": at_least, "needed": needed,
+            "successes": result.successes, "success": result.success, "chance": str(result.chance),
+            "text": f"{count}d{sides} {', '.join(map(str, result.rolls))}: {result.successes} at {at_least} or higher, "
+                    f"{needed} needed: {verdict} (chance {result.chance})"}
+
+
+def _dice_pool(dice: str) -> tuple[int, int]:
+    """``5d10`` -> (5, 10); a single die may leave out the count (``d10``)."""
+    match = re.fullmatch(r"\s*(\d{0,4})\s*[dD]\s*(\d{1,4})\s*", dice)
+    if match is None:
+        raise RollbookError(f"cannot read the dice {dice!r}", hint="write COUNTdSIDES, e.g. 5d10")
+    return int(match[1] or 1), int(match[2])
 
 
 @command("opencore group-initiative")
@@ -279,21 +561,34 @@ def damage(
     amount: Annotated[int, Arg("damage dealt", metavar="AMOUNT")],
     *,
     hp: Annotated[int, Arg("the target's current health points")],
-    con: Annotated[int, Arg("the target's CON (death at -CON)")],
+    con: Annotated[int, Arg("the target's CON (death at -CON; 0 CON is fatal)")],
     armor: Annotated[int, Arg("armor damage rating left")] = 0,
     toughness: Annotated[int, Arg("Toughness left")] = 0,
+    power_protection: PowerProtection = 0,
+    substance_flaw: SubstanceFlaw = False,
     death_at: DeathAt = "negative-con",
 ) -> Result:
-    """Apply damage to armor, then Toughness, then health points; say when a critical is rolled."""
+    """Apply damage to an Armor or Shielding Power, armor, Toughness, then health points; say when a critical is rolled."""
     result = opencore.apply_damage(amount, armor=armor, toughness=toughness, hp=hp, con=con,
+                                   power_protection=power_protection, substance_flaw=substance_flaw,
                                    options=opencore.Options(death_at=death_at))
-    text = (f"{amount} damage: armor -{result.to_armor} ({result.armor} left), toughness -{result.to_toughness} "
-            f"({result.toughness} left), HP -{result.to_hp} ({result.hp} left): {result.state}"
-            + (", bleeding 1 HP a round" if result.bleeding else "")
-            + ("; roll a critical" if result.critical else ""))
-    return {"damage": amount, "to_armor": result.to_armor, "to_toughness": result.to_toughness,
-            "to_hp": result.to_hp, "armor": result.armor, "toughness": result.toughness, "hp": result.hp,
-            "state": result.state, "bleeding": result.bleeding, "critical": result.critical, "text": text}
+    out = _damage_json(result)
+    out["text"] += ("; roll a critical" if result.critical else "") + _zero_note(opencore.zero_scores({"CON": con}))
+    return out
+
+
+def _damage_json(result: opencore.Damage) -> Result:
+    """The fields of a damage answer (``opencore damage``, and an attack's ``wound``)."""
+    steps = ["substance flaw, straight to HP:"] if result.substance_flaw else []
+    if result.to_power:
+        steps.append(f"Power -{result.to_power},")
+    steps.append(f"armor -{result.to_armor} ({result.armor} left), toughness -{result.to_toughness} "
+                 f"({result.toughness} left), HP -{result.to_hp} ({result.hp} left): {result.state}")
+    return {"damage": result.damage, "to_power": result.to_power, "to_armor": result.to_armor,
+            "to_toughness": result.to_toughness, "to_hp": result.to_hp, "armor": result.armor,
+            "toughness": result.toughness, "hp": result.hp, "state": result.state, "bleeding": result.bleeding,
+            "critical": result.critical, "substance_flaw": result.substance_flaw,
+            "text": f"{result.damage} damage: {' '.join(steps)}" + (", bleeding 1 HP a round" if result.bleeding else "")}
 
 
 @command("opencore mental-power")

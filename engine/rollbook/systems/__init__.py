@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
-from typing import Callable, Literal, TypeVar
+from typing import Callable, Hashable, Literal, Mapping, TypeVar
 
 from rollbook.errors import RollbookError
 
 Winner = TypeVar("Winner")
+Key = TypeVar("Key", bound=Hashable)
 
 # The rule sets, by the key used in commands, data and rulings, in the order the site presents
 # them, with the names their documents give them.
@@ -44,6 +45,16 @@ def roll_off(first: int | None, second: int | None, expression: str, rng: random
     while (winner := decide(*rolls[-1])) is None:
         rolls.append((roll_total(expression, rng), roll_total(expression, rng)))
     return rolls, winner
+
+
+def rank_with_rerolls(scores: Mapping[Key, int], reroll: Callable[[Key], int]) -> list[Key]:
+    """The keys, highest score first. Keys that tie get a new score each from ``reroll`` (in the
+    order given) and are ranked among themselves the same way, until no tie is left."""
+    ranked: list[Key] = []
+    for score in sorted(set(scores.values()), reverse=True):
+        tied = [key for key in scores if scores[key] == score]
+        ranked += tied if len(tied) == 1 else rank_with_rerolls({key: reroll(key) for key in tied}, reroll)
+    return ranked
 
 
 def higher(first: int, second: int) -> Literal["first", "second"] | None:

@@ -23,6 +23,7 @@ TAKES: tuple[Take, ...] = ("10", "10+", "20")
 SIDES = 20
 TAKE_10_FLOOR = 10
 TOTAL_SUCCESS_RANK = 2  # beating the DC twice
+TAKE_20_TIME = 20  # "Taking 20 takes twenty times as long as making a single check would take."
 RANKS_SHOWN = 8  # rank lists end with an "or more" entry after this many
 LARGEST = 1000  # modifiers and DCs beyond this are typos, and would make exact odds enormous fractions
 _D = Fraction(1, SIDES)
@@ -191,6 +192,21 @@ def roll_dice(rng: random.Random, take: Take | None = None) -> tuple[int, ...]:
 
 Automatic = Literal["success", "failure"]
 
+# What an outcome means for the check, in the document's words.
+MEANINGS = {
+    "success": "If the result equals or exceeds the DC, your character succeeds.",
+    "failure": "If the result is lower than the DC, you fail.",
+    "total success": ("You have done your action extraordinarily well and some positive events may happen. When "
+                      "fighting an opponent, you may hurt him more than expected. The result of a total success is "
+                      "described for most skills."),
+    "total failure": ("You have failed miserably your action and something wrong happens. You may have broken your "
+                      "tools to open a lock or opened your defense in a combat. The result of a total failure is "
+                      "described for most skills."),
+}
+THREATENED = "Distractions or threats (such as combat) make it impossible for a character to take {take}."
+PENALTIES_INCURRED = ("Taking 20 assumes the character fails many times before succeeding: on a skill that carries "
+                      "penalties for failure, the character incurs those penalties before completing the task.")
+
 
 @dataclass(frozen=True)
 class Check:
@@ -205,6 +221,17 @@ class Check:
     success_rank: int  # >= 2 is a total success
     failure_rank: int  # >= 1 is a total failure
     chances: Chances
+    time_multiplier: int  # taking 20 takes twenty times as long as one check
+    penalties_incurred: bool  # took 20 on a skill where failure has a cost: its penalties happen first
+
+    @property
+    def outcome(self) -> str:
+        """success, failure, total success or total failure (a key of MEANINGS)."""
+        if self.success_rank >= TOTAL_SUCCESS_RANK:
+            return "total success"
+        if self.failure_rank:
+            return "total failure"
+        return "success" if self.success else "failure"
 
 
 def can_succeed_automatically(modifier: int, dc: int) -> bool:
@@ -218,10 +245,16 @@ def impossible_on_20(modifier: int, dc: int) -> bool:
 
 
 def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = None, automatic: bool = False,
-          impossible_fails: bool = False) -> Check:
-    """Resolve a skill check: d20 (open-ended) + modifier vs DC, or an automatic result."""
+          impossible_fails: bool = False, safe: bool = False, failure_has_cost: bool = False) -> Check:
+    """Resolve a skill check: d20 (open-ended) + modifier vs DC, or an automatic result.
+
+    Taking 10 or 20 needs ``safe`` (not threatened or distracted); taking 20 on a skill whose
+    failure has a cost (``failure_has_cost``) incurs that cost first."""
     if take is not None and take not in TAKES:
         raise RollbookError(f"cannot take {take!r}", hint="take 10, 10+ or 20")
+    if take in ("10", "20") and not safe:
+        raise RollbookError(THREATENED.format(take=take),
+                            hint="if the character is not threatened or distracted, say so with --safe; otherwise roll")
     odds = chances(modifier, dc, take)
     hopeless = impossible_on_20(modifier, dc)
     if automatic and take is not None:
@@ -229,18 +262,20 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
     if dice and (automatic or (impossible_fails and hopeless)):
         reason = "automatic success" if automatic else "automatic failure (a 20 could not succeed)"
         raise RollbookError(f"{reason} rolls no dice", hint="leave out the rolls")
+    time = TAKE_20_TIME if take == "20" else 1
+    incurred = take == "20" and failure_has_cost
     if automatic:
         if not can_succeed_automatically(modifier, dc):
             raise RollbookError(f"automatic success needs a modifier of at least the DC ({modifier} < {dc})",
                                 hint="roll the check instead")
         one = Chances(Fraction(1), Fraction(0), Fraction(0), (), ())
-        return Check(modifier, dc, take, (), None, True, "success", hopeless, 0, 0, one)
+        return Check(modifier, dc, take, (), None, True, "success", hopeless, 0, 0, one, time, incurred)
     if impossible_fails and hopeless:
         none = Chances(Fraction(0), Fraction(0), Fraction(0), (), ())
-        return Check(modifier, dc, take, (), None, False, "failure", hopeless, 0, 0, none)
+        return Check(modifier, dc, take, (), None, False, "failure", hopeless, 0, 0, none, time, incurred)
     total = die_value(dice, take) + modifier
     return Check(modifier, dc, take, dice, total, total >= dc, None, hopeless,
-                 success_rank(total, dc), failure_rank(total), odds)
+                 success_rank(total, dc), failure_rank(total), odds, time, incurred)
 
 
 def dc_for(complexity: str) -> int:

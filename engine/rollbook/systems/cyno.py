@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Literal, Sequence
 
 from rollbook import tables
 from rollbook.errors import LimitError, RollbookError
-from rollbook.systems import check_range, higher, roll_total
+from rollbook.systems import check_range, higher, rank_with_rerolls, roll_total
 
 # Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
 BONUS_ABOVE, PENALTY_BELOW, PENALTY_STEP = 12, 9, 2
@@ -102,22 +103,11 @@ def roll_initiative(reflexes: Sequence[int | None], rng: random.Random, *, comba
     bonuses = [0 if r is None else initiative_bonus(r, sides) for r in reflexes]
     rolls: dict[int, list[int]] = {i: [] for i in range(len(reflexes))}
 
-    def order(group: list[int]) -> list[int]:
-        if len(group) <= 1:
-            return group
-        scores: dict[int, int] = {}
-        for i in group:
-            value = roll_total(f"1d{sides}", rng)
-            rolls[i].append(value)
-            scores[i] = value + bonuses[i]
-        ranked: list[int] = []
-        for score in sorted(set(scores.values()), reverse=True):
-            ranked += order([i for i in group if scores[i] == score])
-        return ranked
+    def roll(i: int) -> int:
+        rolls[i].append(roll_total(f"1d{sides}", rng))
+        return rolls[i][-1] + bonuses[i]
 
-    acting = order(list(range(len(reflexes)))) if len(reflexes) > 1 else list(range(len(reflexes)))
-    if len(reflexes) == 1:
-        rolls[0].append(roll_total(f"1d{sides}", rng))
+    acting = rank_with_rerolls({i: roll(i) for i in range(len(reflexes))}, roll)
     return sides, tuple(
         InitiativeRoll(i, tuple(rolls[i]), bonuses[i], rolls[i][0] + bonuses[i]) for i in acting
     )
@@ -180,9 +170,22 @@ def damage_lost_line() -> tables.Row:
     return next(r for r in tables.get("cyno.strike.penalties").rows if "per_damage_lost" in r)
 
 
+@dataclass(frozen=True)
+class Options:
+    """The rulings a table may switch to their alternative (see rulings.toml, field ``option``)."""
+
+    aim_lines: Literal["natural", "aimed"] = "natural"  # cyno-aim-and-natural-lines
+    target_size: Literal["one", "both"] = "one"  # cyno-large-and-small-target
+    impossible_dodge: Literal["costs-action", "free"] = "costs-action"  # cyno-impossible-dodge
+    failed_skilled_parry: Literal["free", "action"] = "free"  # cyno-parry-with-skill
+
+
+DEFAULT = Options()
+
+
 def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | None = None,
                      conditions: Iterable[str] = (), damage_lost: int = 0, aim_actions: int = 0,
-                     rocket: bool = False) -> tuple[StrikeModifier, ...]:
+                     rocket: bool = False, options: Options = DEFAULT) -> tuple[StrikeModifier, ...]:
     """Every bonus and penalty that applies to a strike, each with its source."""
     out: list[StrikeModifier] = []
     if coordination is not None:
@@ -196,10 +199,11 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
         if condition not in known:
             raise RollbookError(f"unknown strike condition {condition!r}", hint="one of: " + ", ".join(known))
         row = known[condition]
-        if "group" in row:
+        if "group" in row and not (row["group"] == "target-size" and options.target_size == "both"):
             if row["group"] in groups:
+                ruling = "cyno-large-and-small-target" if row["group"] == "target-size" else "cyno-exclusive-conditions"
                 raise RollbookError(f"{groups[row['group']]!r} and {condition!r} cannot both apply",
-                                    hint=f"choose one {row['group']} line (ruling cyno-exclusive-conditions)")
+                                    hint=f"choose one {row['group']} line (ruling {ruling})")
             groups[row["group"]] = condition
         out.append(StrikeModifier(row["condition"], row["modifier"]))
     if damage_lost < 0:
@@ -211,15 +215,20 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
     if aim_actions < 0:
         raise RollbookError(f"aiming actions cannot be negative ({aim_actions})")
     if aim_actions:
-        out.append(StrikeModifier(f"aimed for {aim_actions} action{'s' if aim_actions > 1 else ''}", aim_actions))
+        out.append(StrikeModifier(aim_source(aim_actions), aim_actions))
     if rocket:
         out.append(StrikeModifier("rocket", ROCKET_PENALTY))
     return tuple(out)
 
 
+def aim_source(actions: int) -> str:
+    return f"aimed for {actions} action{'s' if actions > 1 else ''}"
+
+
 @dataclass(frozen=True)
 class Strike:
     roll: int
+    lines_roll: int  # the roll the natural-roll lines read: the die, or the die + aiming (ruling cyno-aim-and-natural-lines)
     modifiers: tuple[StrikeModifier, ...]
     total: int
     hit: bool
@@ -237,21 +246,27 @@ def _natural_lines(roll: int) -> list[tables.Row]:
     return [row for row in tables.get("cyno.strike.roll").rows if row["natural_low"] <= roll <= row["natural_high"]]
 
 
-def strike(roll: int, modifiers: Sequence[StrikeModifier] = ()) -> Strike:
+def strike(roll: int, modifiers: Sequence[StrikeModifier] = (), *, aim_actions: int = 0,
+           options: Options = DEFAULT) -> Strike:
     """1D20 + modifiers, read from table cyno.strike.roll: 5 or lower misses, 20 hits, otherwise a
-    hit above 10; a natural 19 or 20 that hits is critical (ruling cyno-critical-needs-hit)."""
-    check_range("the strike roll", roll, 1, strike_die())
+    hit above 10; a natural 19 or 20 that hits is critical (ruling cyno-critical-needs-hit). With
+    aim_lines=aimed, the die + ``aim_actions`` decides those lines, counting as at most 20 (ruling
+    cyno-aim-and-natural-lines)."""
+    sides = strike_die()
+    check_range("the strike roll", roll, 1, sides)
     table = tables.get("cyno.strike.roll")
-    lines = _natural_lines(roll)
+    lines_roll = min(sides, roll + aim_actions) if options.aim_lines == "aimed" else roll
+    lines = _natural_lines(lines_roll)
     total = roll + sum(m.modifier for m in modifiers)
     automatic: Literal["miss", "hit"] | None = next((r["automatic"] for r in lines if "automatic" in r), None)
     if automatic is not None:
-        hit, reason = automatic == "hit", f"a natural {roll} is an automatic {automatic}"
+        what = f"a natural {roll}" if lines_roll == roll else f"an aimed {roll} + {aim_actions} = {lines_roll}"
+        hit, reason = automatic == "hit", f"{what} is an automatic {automatic}"
     else:
         hit = total > table.settings["hit_above"]
         reason = f"{total} is {'' if hit else 'not '}higher than {table.settings['hit_above']}"
     critical = hit and any(r.get("critical") for r in lines)
-    return Strike(roll, tuple(modifiers), total, hit, critical, automatic, reason)
+    return Strike(roll, lines_roll, tuple(modifiers), total, hit, critical, automatic, reason)
 
 
 def exact_location(weaponry_skill: int, roll: int) -> bool:
@@ -271,11 +286,14 @@ def critical_damage(damage: int) -> int:
 
 
 DefenseAction = Literal["dodge", "blind dodge", "parry"]
+UNAWARE = ("A character may not dodge/parry if the character does not know that he/she is being attacked.")
+NOT_HAND_TO_HAND = "only a hand-to-hand attack (or a missile volley of four or fewer) can be dodged"
 
 
 @dataclass(frozen=True)
 class Defense:
     action: DefenseAction
+    allowed: bool  # the document allows this defense against this attack
     success: bool
     actions_spent: int
     roll: int | None  # the d20, when one was rolled
@@ -296,33 +314,50 @@ def _rolled_defense(action: DefenseAction, strike_total: int, roll: int | None, 
     total = roll + modifier
     success = total >= strike_total
     verdict = "at least" if success else "below"
-    return Defense(action, success, 1, roll, modifier, total, percentile,
+    return Defense(action, True, success, 1, roll, modifier, total, percentile,
                    f"{why}{total} is {verdict} the strike's {strike_total}")
 
 
+def _not_allowed(action: DefenseAction, actions_spent: int, reason: str) -> Defense:
+    return Defense(action, False, False, actions_spent, None, 0, None, None, reason)
+
+
 def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, volley: int | None = None,
-          blind_roll: int | None = None) -> Defense:
-    """Dodge: 1d20 + reflex modifier + bonus, at least the strike's result. A volley of five or
-    more missiles cannot be dodged; a blind dodge first needs 50 or under on a percentage roll."""
+          blind_roll: int | None = None, ranged: bool = False, unaware: bool = False,
+          options: Options = DEFAULT) -> Defense:
+    """Dodge: 1d20 + reflex modifier + bonus, at least the strike's result. Only a hand-to-hand
+    attack or a volley of four or fewer missiles can be dodged, and not by a character who does
+    not know he is attacked; a blind dodge first needs 50 or under on a percentage roll. A dodge
+    the rules rule out costs its action or not by ruling cyno-impossible-dodge. ``ranged``: the
+    attack is neither hand-to-hand nor a missile volley."""
     action: DefenseAction = "blind dodge" if blind_roll is not None else "dodge"
     if roll is not None:  # checked whatever happens next, so bad input never depends on the dice
         check_range(f"the {action} roll", roll, 1, 20)
+    if volley is not None and ranged:
+        raise RollbookError("a missile volley is its own kind of attack", hint="give the volley or ranged, not both")
+    if unaware:  # an unaware character declares nothing, so nothing is spent
+        return _not_allowed(action, 0, UNAWARE)
+    spent = 1 if options.impossible_dodge == "costs-action" else 0
     if volley is not None and volley >= UNDODGEABLE_VOLLEY:
-        return Defense(action, False, 1, None, 0, None, None,
-                       f"a volley of {volley} missiles cannot be dodged (five or more)")
+        return _not_allowed(action, spent, f"a volley of {volley} missiles cannot be dodged (five or more)")
+    if ranged:
+        return _not_allowed(action, spent, NOT_HAND_TO_HAND)
     if blind_roll is not None:
         check_range("the blind-dodge roll", blind_roll, 1, 100)
         if blind_roll > BLIND_DODGE_AT_OR_BELOW:
-            return Defense(action, False, 1, None, 0, None, blind_roll,
+            return Defense(action, True, False, 1, None, 0, None, blind_roll,
                            f"blind dodge: {blind_roll} is over {BLIND_DODGE_AT_OR_BELOW}")
     blind = f"blind roll {blind_roll} is {BLIND_DODGE_AT_OR_BELOW} or under; " if blind_roll is not None else ""
     return _rolled_defense(action, strike_total, roll, reflex, bonus, blind_roll, blind)
 
 
 def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, hand_to_hand_skill: int | None = None,
-          skill_roll: int | None = None) -> Defense:
-    """Parry: with hand-to-hand skill a percentage roll at or under the skill blocks and costs no
-    action (ruling cyno-parry-with-skill); without it, roll like a dodge, costing an action."""
+          skill_roll: int | None = None, unaware: bool = False, options: Options = DEFAULT) -> Defense:
+    """Parry: with hand-to-hand skill a percentage roll at or under the skill blocks without
+    costing an action (a failure costs one or not by ruling cyno-parry-with-skill); without it,
+    roll like a dodge, costing an action. Not by a character who does not know he is attacked."""
+    if unaware:
+        return _not_allowed("parry", 0, UNAWARE)
     if hand_to_hand_skill is not None:
         check_range("the hand-to-hand skill", hand_to_hand_skill, 0, 100, hint="a percentage")
         if skill_roll is None:
@@ -330,7 +365,8 @@ def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, h
         check_range("the parry's percentage roll", skill_roll, 1, 100)
         success = skill_roll <= hand_to_hand_skill
         verdict = "at or under" if success else "over"
-        return Defense("parry", success, 0, None, 0, None, skill_roll,
+        spent = 1 if not success and options.failed_skilled_parry == "action" else 0
+        return Defense("parry", True, success, spent, None, 0, None, skill_roll,
                        f"{skill_roll} is {verdict} the hand-to-hand skill {hand_to_hand_skill}%")
     return _rolled_defense("parry", strike_total, roll, reflex, bonus)
 
@@ -355,10 +391,15 @@ def level_symbols() -> dict[int, str]:
     return out
 
 
+_NAMED_STEP = re.compile(r"^([A-Za-z]+)\+(\d{1,2})$")
+
+
 def parse_level(text: str) -> int:
     """A damage-rating level from its symbol (``""``, ``da``, ``h``, ``k``, ``k+1``, ``M``, ...), with
-    or without ``DP``, or its prefix name (``kilo``). Symbols are case-sensitive (m milli, M mega)."""
-    by_symbol = {symbol: level for level, symbol in level_symbols().items()}
+    or without ``DP``, or its name (``kilo``, ``Kilo+1``, ``MEGA+2``: names in any letter case).
+    Symbols are case-sensitive (m milli, M mega)."""
+    symbols = level_symbols()
+    by_symbol = {symbol: level for level, symbol in symbols.items()}
     by_name = {row["prefix"].lower(): row["level"] for row in tables.get("cyno.metric").rows if row["prefix"] != "-"}
     clean = text.strip()
     if clean.endswith("DP"):
@@ -369,8 +410,18 @@ def parse_level(text: str) -> int:
         return by_symbol[clean]
     if clean.lower() in by_name:
         return by_name[clean.lower()]
+    step = _NAMED_STEP.match(clean)
+    if step and step[1].lower() in by_name:  # "Kilo+1 for one level above Kilo and Kilo+2 for two levels"
+        named = by_name[step[1].lower()]
+        level = named + int(step[2])
+        if level not in symbols or symbols[level] != f"{symbols[named]}+{step[2]}":
+            hint = (f"{clean} is {symbols[level]}DP" if level in symbols and int(step[2]) else
+                    "a +N name counts the unnamed levels above a named one, e.g. Kilo+1")
+            raise RollbookError(f"there is no level {clean!r}", hint=hint)
+        return level
     raise RollbookError(f"unknown damage-rating level {text!r}",
-                        hint="a prefix symbol such as '', da, h, k, k+1, M (m is milli, M is mega)")
+                        hint="a prefix symbol such as '', da, h, k, k+1, M (m is milli, M is mega), "
+                             "or a name such as kilo or Kilo+1")
 
 
 def level_symbol(level: int) -> str:

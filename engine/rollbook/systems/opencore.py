@@ -8,16 +8,19 @@ with an alternative read it from :class:`Options`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, Mapping
+from typing import Callable, Literal, Mapping
 
 from rollbook import tables
 from rollbook.errors import RollbookError
-from rollbook.systems import check_range, higher
+from rollbook.systems import check_range, higher, rank_with_rerolls
 
 ABILITY_LOW, ABILITY_HIGH = 1, 100  # "Roll a 1d100 for each ability. Range 1 - 100."
+# A score can later fall to 0 (the document gives the consequences: see zero_score_consequence).
+ABILITY_FLOOR = 0
 D100 = range(1, 101)
 CRITICAL_TYPES = tables.CRITICAL_TYPES
 
@@ -45,8 +48,11 @@ def ability_codes() -> tuple[str, ...]:
     return tuple(row["code"] for row in tables.get("opencore.abilities").rows)
 
 
-def parse_scores(text: str) -> dict[str, int]:
-    """``"STR=76,DEX=80"`` -> ``{"STR": 76, "DEX": 80}``; codes are case-insensitive."""
+def parse_scores(text: str, *, lowest: int = ABILITY_LOW) -> dict[str, int]:
+    """``"STR=76,DEX=80"`` -> ``{"STR": 76, "DEX": 80}``; codes are case-insensitive.
+
+    ``lowest`` is 1 for a new character (rolled 1 to 100) and ABILITY_FLOOR where a score may
+    have fallen to 0 since."""
     codes = ability_codes()
     scores: dict[str, int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -58,8 +64,23 @@ def parse_scores(text: str) -> dict[str, int]:
             raise RollbookError(f"unknown ability {code!r} in {part!r}", hint="abilities: " + ", ".join(codes))
         if code in scores:
             raise RollbookError(f"{code} is given twice")
-        scores[code] = check_range(code, int(value), ABILITY_LOW, ABILITY_HIGH)
+        scores[code] = check_range(code, int(value), lowest, ABILITY_HIGH)
     return scores
+
+
+ZeroConsequence = Literal["unconscious or immobile", "dead"]
+
+
+def zero_score_consequence(code: str) -> ZeroConsequence:
+    """What a score of 0 does: "Unlike the other ability scores, which render the character
+    unconscious or immobile when they hit 0, having 0 Constitution is fatal." Which of the two
+    is the GM's (ruling opencore-zero-ability)."""
+    return "dead" if code == "CON" else "unconscious or immobile"
+
+
+def zero_scores(abilities: Mapping[str, int]) -> dict[str, ZeroConsequence]:
+    """Every ability at 0, with its consequence, in the document's order."""
+    return {code: zero_score_consequence(code) for code in ability_codes() if abilities.get(code) == 0}
 
 
 def round_half_up(numerator: int, denominator: int) -> int:
@@ -108,7 +129,10 @@ HealthState = Literal["conscious", "unconscious", "dead"]
 
 
 def health_state(hp: int, con: int, options: Options = DEFAULT) -> HealthState:
-    """Unconscious at 0 HP, dead at -CON (ruling opencore-death-threshold; option death_at=zero)."""
+    """Unconscious at 0 HP, dead at -CON (ruling opencore-death-threshold; option death_at=zero).
+    A CON of 0 is fatal whatever the HP (ruling opencore-zero-ability)."""
+    if con == 0:
+        return "dead"
     if options.death_at == "zero":
         return "conscious" if hp > 0 else "dead"
     if hp <= -con:
@@ -299,7 +323,7 @@ def ability_modifier(score: int) -> int:
 
 
 def dex_modifier(dex: int, options: Options = DEFAULT) -> int:
-    check_range("DEX", dex, ABILITY_LOW, ABILITY_HIGH)
+    check_range("DEX", dex, ABILITY_FLOOR, ABILITY_HIGH)
     return 0 if options.dex_modifier == "none" else ability_modifier(dex)
 
 
@@ -354,7 +378,7 @@ def armor(name: str) -> tables.Row:
 
 def strength_term(strength: int, options: Options = DEFAULT) -> int:
     """What ``+STR`` adds to damage (ruling opencore-str-damage; option str_damage=score)."""
-    check_range("STR", strength, ABILITY_LOW, ABILITY_HIGH)
+    check_range("STR", strength, ABILITY_FLOOR, ABILITY_HIGH)
     return strength if options.str_damage == "score" else ability_modifier(strength)
 
 
@@ -404,9 +428,9 @@ def is_fumble(roll: int) -> bool:
 @dataclass(frozen=True)
 class Attack:
     attack_roll: int
-    defense_roll: int
+    defense_roll: int | None  # None: the defender is unconscious and makes no defense roll
     attack_total: int  # 1d100 + attack skill + bonuses
-    defense_total: int  # 1d100 + defense skill (doubled when defending) + bonuses
+    defense_total: int | None  # 1d100 + defense skill (doubled when defending) + bonuses
     attacker_fumbled: bool
     defender_fumbled: bool
     hit: bool
@@ -438,6 +462,16 @@ def resolve_attack(attack_roll: int, defense_roll: int, *, attack_skill: int, de
     else:
         hit, reason = False, f"{attack_total} does not beat {defense_total}"
     return Attack(attack_roll, defense_roll, attack_total, defense_total, a_fumble, d_fumble, hit, reason)
+
+
+def attack_unconscious(attack_roll: int, *, attack_skill: int, attack_bonus: int = 0) -> Attack:
+    """Unconscious: "unable to attack, defend, move or use Powers". The defender makes no defense
+    roll; the attack hits unless the attacker fumbles (ruling opencore-unconscious-defender)."""
+    check_range("the attack roll", attack_roll, 1, 100)
+    fumbled = is_fumble(attack_roll)
+    reason = "the attacker fumbled" if fumbled else "an unconscious defender cannot defend"
+    return Attack(attack_roll, None, attack_roll + attack_skill + attack_bonus, None, fumbled, False, not fumbled,
+                  reason)
 
 
 def action_value(action: str, field: str) -> int:
@@ -494,6 +528,7 @@ def fumble(side: Side, roll: int) -> Fumble:
 @dataclass(frozen=True)
 class Damage:
     damage: int
+    to_power: int  # stopped by an Armor or Shielding Power
     to_armor: int
     to_toughness: int
     to_hp: int
@@ -503,21 +538,30 @@ class Damage:
     state: HealthState
     bleeding: bool
     critical: bool  # damage reached hit points: roll a critical
+    substance_flaw: bool  # the damage went straight to hit points
 
 
 def apply_damage(damage: int, *, armor: int = 0, toughness: int = 0, hp: int, con: int,
-                 options: Options = DEFAULT) -> Damage:
-    """Damage comes off armor first, then Toughness, then Hit Points."""
-    for name, value in (("damage", damage), ("armor", armor), ("toughness", toughness)):
+                 power_protection: int = 0, substance_flaw: bool = False, options: Options = DEFAULT) -> Damage:
+    """Damage is stopped by an Armor or Shielding Power first (ruling opencore-protective-powers),
+    then comes off armor, then Toughness, then Hit Points. Damage from something the character has
+    a substance flaw against goes straight to Hit Points ("in special cases, like being hit with
+    something the character has a substance flaw against")."""
+    for name, value in (("damage", damage), ("armor", armor), ("toughness", toughness),
+                        ("power protection", power_protection)):
         if value < 0:
-            raise RollbookError(f"{name} cannot be negative ({value})")
-    check_range("CON", con, ABILITY_LOW, ABILITY_HIGH)
-    to_armor = min(damage, armor)
-    to_toughness = min(damage - to_armor, toughness)
-    to_hp = damage - to_armor - to_toughness
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
+    check_range("CON", con, ABILITY_FLOOR, ABILITY_HIGH)
+    if substance_flaw:
+        to_power = to_armor = to_toughness = 0
+    else:
+        to_power = min(damage, power_protection)
+        to_armor = min(damage - to_power, armor)
+        to_toughness = min(damage - to_power - to_armor, toughness)
+    to_hp = damage - to_power - to_armor - to_toughness
     left = hp - to_hp
-    return Damage(damage, to_armor, to_toughness, to_hp, armor - to_armor, toughness - to_toughness, left,
-                  health_state(left, con, options), bleeding(left, con, options), to_hp > 0)
+    return Damage(damage, to_power, to_armor, to_toughness, to_hp, armor - to_armor, toughness - to_toughness, left,
+                  health_state(left, con, options), bleeding(left, con, options), to_hp > 0, substance_flaw)
 
 
 def attack_roll_modifier(attack_roll: int | None) -> int:
@@ -543,6 +587,7 @@ class CriticalHit:
     die: int  # the 1d100
     attack_modifier: int
     toughness: int
+    bonus: int  # the weapon's or Power's own bonus (or penalty) to its critical hits, given by the GM
     unclamped: int
     roll: int  # after modifiers and clamping to the table (ruling opencore-crit-clamping)
     row: str  # the table row, e.g. "91 to 100"
@@ -555,8 +600,11 @@ class CriticalHit:
     skill_penalty: int = 0
 
 
-def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughness: int = 0) -> CriticalHit:
-    """Look up a critical: 1d100 ``die``, +/-20 for the attack roll, minus remaining Toughness."""
+def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughness: int = 0,
+                 bonus: int = 0) -> CriticalHit:
+    """Look up a critical: 1d100 ``die``, +/-20 for the attack roll, minus remaining Toughness, plus
+    the weapon's or Power's ``bonus`` ("Certain weapons and Powers have bonuses or penalties to their
+    critical hits")."""
     kind = type.strip().lower()
     if kind not in CRITICAL_TYPES:
         raise RollbookError(f"unknown critical type {type!r}", hint="one of: " + ", ".join(CRITICAL_TYPES))
@@ -565,12 +613,142 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
         raise RollbookError(f"toughness cannot be negative ({toughness})")
     name = f"opencore.critical.{kind}"
     modifier = attack_roll_modifier(attack_roll)
-    unclamped = die + modifier + toughness_modifier(toughness)
+    unclamped = die + modifier + toughness_modifier(toughness) + bonus
     row = tables.lookup(name, unclamped)
     return CriticalHit(
-        type=kind, die=die, attack_modifier=modifier, toughness=toughness, unclamped=unclamped,
+        type=kind, die=die, attack_modifier=modifier, toughness=toughness, bonus=bonus, unclamped=unclamped,
         roll=tables.clamp(name, unclamped), row=tables.format_range(row), effect=tables.critical_effect(row),
         extra_damage=row.get("extra_damage", 0), bloodloss=row.get("bloodloss", 0),
         stun_rounds=row.get("stun_rounds", 0), unconscious_rounds=row.get("unconscious_rounds", 0),
         location=row.get("location"), skill_penalty=row.get("skill_penalty", 0),
     )
+
+
+# --- the whole chain: damage, the critical it calls for, and the critical's effects ------------
+
+
+@dataclass(frozen=True)
+class CriticalEffects:
+    """What a critical hit leaves on the target, as data an encounter tracker applies.
+
+    Every field is always present; 0 or None means none. The JSON field names are these names.
+    """
+
+    extra_damage: int  # added to the hit's damage, straight to hit points (ruling opencore-critical-extra-damage)
+    bloodloss: int  # the multiple of Bloodloss: "bloodlossx2" is 2
+    hp_per_round: int  # bloodloss x Terminology's -1 HP per round: 0 or negative, until stabilized
+    stun_rounds: int  # Stun: unable to attack, -50 to defense rolls
+    unconscious_rounds: int  # Unconscious: unable to attack, defend, move or use Powers
+    location: str | None  # the hit location's state: damaged, severely damaged, broken, severed, destroyed
+    skill_penalty: int  # to applicable skills: 0 or negative
+
+
+def bloodloss_per_round() -> int:
+    """Bloodloss: -1 HP loss per round (Terminology)."""
+    return next(r for r in tables.get("opencore.terminology").rows if r["term"] == "Bloodloss")["hp_per_round"]
+
+
+def effects_of(hit: CriticalHit) -> CriticalEffects:
+    return CriticalEffects(hit.extra_damage, hit.bloodloss, hit.bloodloss * bloodloss_per_round(), hit.stun_rounds,
+                           hit.unconscious_rounds, hit.location, hit.skill_penalty)
+
+
+NO_EFFECTS = CriticalEffects(0, 0, 0, 0, 0, None, 0)
+
+
+@dataclass(frozen=True)
+class Wound:
+    """A hit's damage applied, and the critical it called for with its extra damage added."""
+
+    damage: Damage  # the hit's own damage through Power, armor and Toughness
+    critical: CriticalHit | None  # rolled when the damage reached hit points
+    effects: CriticalEffects
+    hp: int  # after the critical's extra damage
+    state: HealthState
+    bleeding: bool  # below 0 HP and alive: -1 HP a round until stabilized
+
+
+def wound(damage: Damage, critical: CriticalHit | None, *, con: int, options: Options = DEFAULT) -> Wound:
+    """Finish a hit: the critical's extra damage comes off hit points (ruling
+    opencore-critical-extra-damage); the target's state is read after it."""
+    if critical is not None and not damage.critical:
+        raise RollbookError("a critical is rolled only when damage reaches hit points")
+    effects = effects_of(critical) if critical is not None else NO_EFFECTS
+    hp = damage.hp - effects.extra_damage
+    return Wound(damage, critical, effects, hp, health_state(hp, con, options), bleeding(hp, con, options))
+
+
+# --- Powers, as far as the document states them --------------------------------------------------
+
+# "touch": a touch-based Power, hitting with the Hand-to-Hand skill and adding Hand-to-Hand damage;
+# "physical": a Physical Power that is not touch based, whose score is the combat skill;
+# "mental": a Mental Power, which cannot be blocked (only Magic Resistance lessens it).
+PowerKind = Literal["touch", "physical", "mental"]
+HAND_TO_HAND = "Hand to Hand"
+
+
+def touch_power_damage(power_damage: int, hand_to_hand_damage: int) -> int:
+    """"Hand-to-Hand damage is applied on a successful hit in addition to the damage done by the Power"."""
+    if power_damage < 0:
+        raise RollbookError(f"a Power's damage cannot be negative ({power_damage})", hint="0 for none")
+    return power_damage + hand_to_hand_damage
+
+
+# --- a party's individual initiative ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartyMember:
+    name: str
+    initiative: Initiative
+    tie_rolls: tuple[int, ...]  # 1d20s rolled again to break a tie (ruling opencore-initiative-ties)
+
+
+def party_order(party: Mapping[str, Initiative], reroll: Callable[[], int]) -> tuple[PartyMember, ...]:
+    """The party, highest initiative first ("The highest score gets to act first"); characters who
+    tie roll 1d20 again with the same modifiers, among themselves, until no tie is left."""
+    tie_rolls: dict[str, list[int]] = {name: [] for name in party}
+
+    def again(name: str) -> int:
+        tie_rolls[name].append(check_range("a tie-break roll", reroll(), 1, 20))
+        return tie_rolls[name][-1] + party[name].total - party[name].roll
+
+    order = rank_with_rerolls({name: i.total for name, i in party.items()}, again)
+    return tuple(PartyMember(name, party[name], tuple(tie_rolls[name])) for name in order)
+
+
+# --- "a certain number of rolls above a certain number" ------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuccessCount:
+    rolls: tuple[int, ...]
+    sides: int
+    at_least: int
+    needed: int
+    successes: int  # dice showing at_least or more (ruling opencore-success-count)
+    success: bool
+    chance: Fraction  # of at least ``needed`` successes, before rolling
+
+
+def success_count_chance(dice: int, sides: int, at_least: int, needed: int) -> Fraction:
+    """P(at least ``needed`` of ``dice`` dice show ``at_least`` or more), exactly (binomial)."""
+    p = Fraction(max(0, min(sides, sides - at_least + 1)), sides)
+    return sum((math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(needed, dice + 1)), Fraction(0))
+
+
+MOST_SUCCESS_DICE = 1000  # more dice than any table rolls for one check
+
+
+def success_count(rolls: tuple[int, ...], *, sides: int, at_least: int, needed: int = 1) -> SuccessCount:
+    """Count the dice showing ``at_least`` or more; the check succeeds with ``needed`` of them."""
+    check_range("the die's sides", sides, 2, 1000)
+    check_range("the number of dice", len(rolls), 1, MOST_SUCCESS_DICE)
+    check_range("the number needed", needed, 1, len(rolls),
+                hint="at most one success per die rolled")
+    check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}")
+    for position, value in enumerate(rolls, 1):
+        check_range(f"die number {position}", value, 1, sides)
+    successes = sum(value >= at_least for value in rolls)
+    return SuccessCount(rolls, sides, at_least, needed, successes, successes >= needed,
+                        success_count_chance(len(rolls), sides, at_least, needed))

@@ -111,11 +111,46 @@ def test_automatic_success_and_failure():
 
 
 def test_taking_10_and_20():
-    assert cx.check(4, 14, (), take="10").success and not cx.check(4, 15, (), take="10").success
-    assert cx.check(4, 24, (), take="20").total == 24
+    assert cx.check(4, 14, (), take="10", safe=True).success and not cx.check(4, 15, (), take="10", safe=True).success
+    assert cx.check(4, 24, (), take="20", safe=True).total == 24
     assert cx.chances(4, 15, "10").success == 0 and cx.chances(4, 14, "10").success == 1
     assert cx.chances(0, 11, "10+").success == Fraction(10, 20)  # naturals 11..20
     assert cx.chances(0, 10, "10+").success == 1
+
+
+@pytest.mark.parametrize("take", ["10", "20"])
+def test_no_taking_10_or_20_while_threatened_or_distracted(take):
+    """"Distractions or threats (such as combat) make it impossible for a character to take 10"; taking 20
+    needs "no threats or distractions" too. Taking 10+ has no such condition."""
+    with pytest.raises(RollbookError, match=f"impossible for a character to take {take}.*--safe"):
+        cx.check(4, 14, (), take=take)
+    assert cx.check(4, 14, (10,), take="10+").total == 14
+
+
+def test_taking_20_takes_twenty_times_as_long_and_pays_for_failure_first():
+    """"Taking 20 takes twenty times as long as making a single check would take"; on a skill that carries
+    penalties for failure "your character would automatically incur those penalties"."""
+    twenty = cx.check(4, 24, (), take="20", safe=True)
+    assert twenty.time_multiplier == 20 and not twenty.penalties_incurred
+    assert cx.check(4, 24, (), take="20", safe=True, failure_has_cost=True).penalties_incurred
+    ten = cx.check(4, 14, (), take="10", safe=True, failure_has_cost=True)
+    assert ten.time_multiplier == 1 and not ten.penalties_incurred
+    assert cx.check(4, 14, (10,)).time_multiplier == 1
+
+
+@pytest.mark.parametrize(("dice", "modifier", "dc", "outcome"), [
+    ((10,), -1, 10, "failure"), ((10,), 0, 10, "success"), ((10,), 9, 10, "success"),
+    ((10,), 10, 10, "total success"),  # 20 beats 10 twice
+    ((10,), -10, 1, "failure"),  # a total of 0 is not below 0
+    ((10,), -11, 1, "total failure"),  # -1
+])
+def test_total_success_and_failure_say_what_they_mean(dice, modifier, dc, outcome):
+    result = cx.check(modifier, dc, dice)
+    assert result.outcome == outcome
+    if outcome == "total success":
+        assert "hurt him more than expected" in cx.MEANINGS[outcome]
+    if outcome == "total failure":
+        assert "broken your tools" in cx.MEANINGS[outcome]
     assert cx.chances(0, 10, "10+").total_failure == 0  # a natural 1 counts as 10
 
 

@@ -85,7 +85,11 @@ def test_codex_check(capsys):
     out = run(capsys, "codex", "check", "--modifier", "5", "--dc", "15", "--rolls", "20", "--rolls", "4")
     assert out["total"] == 29 and out["success"] and Fraction(out["chance"]) == Fraction(11, 20)
     assert out["success_rank"] == 1 and not out["total_success"]
-    take = run(capsys, "codex", "check", "--modifier", "5", "--dc", "15", "--take", "10")
+    take = run(capsys, "codex", "check", "--modifier", "5", "--dc", "15", "--take", "10", "--safe")
+    assert take["meaning"] == "If the result equals or exceeds the DC, your character succeeds."
+    total = run(capsys, "codex", "check", "--modifier", "5", "--dc", "10", "--take", "20", "--safe",
+                "--failure-has-cost")
+    assert (total["outcome"], total["time_multiplier"], total["penalties_incurred"]) == ("total success", 20, True)
     assert take["total"] == 15 and take["chance"] == "1" and take["dice"] == []
     plus = run(capsys, "codex", "check", "--modifier", "0", "--dc", "11", "--take", "10+", "--seed", "2")
     assert Fraction(plus["chance"]) == Fraction(1, 2) and plus["total"] >= 10
@@ -138,6 +142,7 @@ def test_cyno_damage(capsys):
     (["opencore", "check", "reflex", "--scores", "DEX=5"], "reflex needs STR, AGL, CON"),
     (["codex", "check", "--modifier", "1", "--dc", "10", "--rolls", "20"], "do not form one check"),
     (["codex", "check", "--modifier", "1", "--dc", "10", "--take", "15"], "invalid choice: '15'"),
+    (["codex", "check", "--modifier", "1", "--dc", "10", "--take", "10"], "impossible for a character to take 10"),
     (["codex", "check", "--modifier", "1", "--dc", "10", "--automatic"], "automatic success needs"),
     (["codex", "round", "seven"], "cannot read the value 'seven'"),
     (["cyno", "initiative", "--combatants", "0"], "at least one combatant"),
@@ -221,7 +226,7 @@ def test_a_fumbling_attacker_is_not_protected_by_the_defenders_fortitude(capsys)
      "automatic success rolls no dice"),
     (["codex", "check", "--modifier", "1", "--dc", "30", "--impossible-fails", "--rolls", "5"],
      "automatic failure (a 20 could not succeed) rolls no dice"),
-    (["codex", "check", "--modifier", "20", "--dc", "10", "--automatic", "--take", "10"],
+    (["codex", "check", "--modifier", "20", "--dc", "10", "--automatic", "--take", "10", "--safe"],
      "automatic success and taking 10 are two ways to skip the roll"),
     (["codex", "multiply", "--by", "0", "--by", "2"], "a multiplier must be more than 0, not 0"),
     (["cyno", "initiative", "--combatants", "3", "--reflex", "-4"], "an attribute cannot be negative (-4)"),
