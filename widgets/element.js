@@ -16,6 +16,8 @@ export class RollbookElement extends HTMLElement {
   #queued = false;
 
   connectedCallback() {
+    this.fallback ??= this.textContent.trim(); // what the page shows before the widgets load
+    if (!this.classList.contains("rollbook-widget")) this.replaceChildren(); // lit-html appends, never clears
     this.classList.add("rollbook-widget");
     this.engine = { state: "idle", message: null };
     this.listen(watchEngine((status) => {

@@ -9,7 +9,7 @@
 
 import { ask } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { kept, rollIntoLog } from "../session.js";
+import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { breakdown } from "./dice.js";
 
 const NAMES = /\b[A-Z]{3}\b/g; // OpenCore's ability codes in an expression: STR, DEX, …
@@ -19,9 +19,16 @@ export function scoresText(scores) {
   return Object.entries(scores).map(([code, score]) => `${code}=${score}`).join(",");
 }
 
+/** An expression names abilities, and no character is active to give their values. */
+class NeedsCharacter extends Error {
+  constructor(names) {
+    super(`${names.join(", ")} needs an active character`);
+  }
+}
+
 class InlineRoll extends RollbookElement {
   connected() {
-    this.expression = this.getAttribute("expression") ?? this.textContent.trim();
+    this.expression = this.getAttribute("expression") ?? this.fallback;
     this.label = this.getAttribute("label") || this.expression;
     this.result = null;
     this.problem = null;
@@ -32,7 +39,7 @@ class InlineRoll extends RollbookElement {
     const names = [...new Set(this.expression.match(NAMES) ?? [])];
     if (!names.length) return {};
     const character = kept.active;
-    if (!character) throw new Error(`${names.join(", ")} needs an active character: make or pick one on the Character page`);
+    if (!character) throw new NeedsCharacter(names);
     const answer = await ask({ command: "opencore roll-values", args: { scores: scoresText(character.scores) } });
     if (!answer.ok) throw new Error(answer.error.message);
     return Object.fromEntries(names.map((name) => [name, answer.result.values[name]]));
@@ -48,7 +55,9 @@ class InlineRoll extends RollbookElement {
       if (answer.ok) this.result = answer.result;
       else this.problem = answer.error.message;
     } catch (error) {
-      this.problem = error.message;
+      this.problem = error instanceof NeedsCharacter
+        ? html`${error.message}: make or pick one on the <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a>`
+        : error.message;
     }
     this.busy = false;
     this.update();
@@ -57,7 +66,7 @@ class InlineRoll extends RollbookElement {
   view() {
     const starting = this.busy && this.engine.state === "starting";
     return html`<button type="button" class="rollbook-roll__button" aria-label=${`Roll ${this.expression} (${this.label})`}
-        @click=${() => this.#roll()}><span aria-hidden="true" class="rollbook-roll__die"></span>${this.expression}</button><output class="rollbook-roll__result" aria-live="polite">${
+        @click=${() => this.#roll()}>${this.expression}</button><output class="rollbook-roll__result" aria-live="polite">${
         starting ? "starting the dice engine…"
         : this.busy ? "rolling…"
         : this.problem ? html`<span class="rollbook-problem">${this.problem}</span>`
