@@ -3,6 +3,8 @@
 An author marks a roll explicitly in the Markdown, with what it is for:
 
     Roll [[roll 1d100 | Initiative]] and add ...      a button "1d100" labelled "Initiative"
+    | [[roll 1d100 - CON # Starting HP]] |            the same, in a table cell ("|" splits cells;
+                                                      "#" is the dice notation's own label mark)
     [[roll 2d10+STR]]                                 labelled by the expression itself
 
 Only marked text becomes a button (never a pattern guessed over the HTML), code spans stay
@@ -24,7 +26,7 @@ from mkdocs.exceptions import PluginError
 from rollbook.dice import parse
 from rollbook.errors import RollbookError
 
-ROLL = r"\[\[roll\s+(?P<expression>[^\]|]+?)\s*(?:\|\s*(?P<label>[^\]]+?)\s*)?\]\]"
+ROLL = r"\[\[roll\s+(?P<expression>[^\]|#]+?)\s*(?:[|#]\s*(?P<label>[^\]]+?)\s*)?\]\]"
 # After code spans (190) and backslash escapes (180), before links (160), which would read "[[".
 PRIORITY = 175
 

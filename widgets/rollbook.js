@@ -7,3 +7,7 @@ import "./elements/log.js";
 import "./elements/inline-roll.js";
 import "./elements/kept-data.js";
 import "./elements/criticals.js";
+
+import { registerOffline } from "./offline.js";
+
+registerOffline();
