@@ -56,9 +56,18 @@ class InlineRollProcessor(InlineProcessor):
         return roll_element(expression, label), m.start(0), m.end(0)
 
 
+# The widgets placed on a line of their own in a page (<rollbook-roller></rollbook-roller>): block
+# elements, so Markdown does not wrap them in a <p> (where their headings and lists may not go).
+BLOCK_WIDGETS = ("rollbook-roller", "rollbook-log", "rollbook-kept", "rollbook-criticals", "rollbook-character",
+                 "rollbook-codex-check", "rollbook-opencore-check", "rollbook-opencore-attack",
+                 "rollbook-opencore-initiative", "rollbook-cyno-strike", "rollbook-cyno-defense",
+                 "rollbook-cyno-turns", "rollbook-cyno-damage")
+
+
 class InlineRollExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         md.inlinePatterns.register(InlineRollProcessor(ROLL, md), "rollbook_roll", PRIORITY)
+        md.block_level_elements.extend(BLOCK_WIDGETS)
 
 
 def on_config(config: Any) -> Any:

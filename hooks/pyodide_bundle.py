@@ -61,7 +61,7 @@ RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 # site/widgets/vendor/<package>/ so relative imports resolve as in npm. lit-html renders (its
 # templates escape every value); workbox-window registers the service worker and tells of updates.
 VENDORED = {
-    "lit-html": ("lit-html.js", "directive.js", "directives/style-map.js", "LICENSE"),
+    "lit-html": ("lit-html.js", "LICENSE"),
     "workbox-window": ("build/workbox-window.prod.mjs", "LICENSE"),
 }
 # A fixed timestamp makes the wheel, hence its sha256 in the lockfile, reproducible.
