@@ -70,7 +70,7 @@ REGISTRY: dict[str, Command] = {}
 
 # Each module registers its commands when imported; listed here so the registry is complete
 # whichever face (CLI, API, tests) loads first.
-_MODULES = ("dice", "opencore", "codex", "cyno")
+_MODULES = ("dice", "opencore", "codex", "cyno", "tables")
 
 
 def command(name: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
