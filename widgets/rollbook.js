@@ -6,3 +6,5 @@ import "./elements/roller.js";
 import "./elements/log.js";
 import "./elements/inline-roll.js";
 import "./elements/kept-data.js";
+import "./elements/codex-check.js";
+import "./elements/opencore-check.js";

@@ -81,10 +81,11 @@ def _chain(dice: list[int] | tuple[int, ...], take: str | None) -> list[Result]:
     else:
         note = f"natural {natural}"
     counts = max(natural, codex.TAKE_10_FLOOR) if take == "10+" else natural
-    out: list[Result] = [{"roll": natural, "adds": counts, "note": note}]
+    out: list[Result] = [{"roll": natural, "adds": counts, "note": note, "open_ended": sign != 0}]
     for value in dice[1:]:
-        again = " (20 again: roll once more)" if value == codex.SIDES else ""
-        out.append({"roll": value, "adds": sign * value, "note": f"{'added' if sign > 0 else 'subtracted'}{again}"})
+        again = value == codex.SIDES
+        out.append({"roll": value, "adds": sign * value, "open_ended": again,
+                    "note": f"{'added' if sign > 0 else 'subtracted'}{' (20 again: roll once more)' if again else ''}"})
     return out
 
 

@@ -34,8 +34,8 @@ def test_the_chain_adds_up_to_the_checks_die():
         assert [link["adds"] for link in result["chain"]] == adds
         assert sum(adds) == codex.die_value(dice, take) == result["total"]
     assert ok("codex check", modifier=0, dc=10, take="20")["chain"] == []
-    first = ok("codex check", modifier=0, dc=10, rolls=[1, 4])["chain"][0]
-    assert "subtract" in first["note"]
+    chain = ok("codex check", modifier=0, dc=10, rolls=[1, 20, 4])["chain"]
+    assert "subtract" in chain[0]["note"] and [link["open_ended"] for link in chain] == [True, True, False]
 
 
 def test_a_table_comes_as_its_rows_and_as_the_page_shows_it():
