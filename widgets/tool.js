@@ -42,7 +42,11 @@ export async function tableRows(name) {
 export class RollbookTool extends RollbookElement {
   // A subclass sets: static tool ("codex-check", the link's ?tool=), static page ("tools/checks/"),
   // static action (the button: "Roll the check"), and implements fields(), request(values, seed)
-  // (or resolve(values, seed) for a chain of requests), details(result) and kept(result, values).
+  // (or resolve(values, seed) for a chain of requests), details(result) and kept(result, values);
+  // a helper that rolls no dice sets static rolls = false (no seed, nothing logged); one whose
+  // details() already spell the result out sets static folds = true (the engine's text folds away).
+  static rolls = true;
+  static folds = false;
 
   connected() {
     const fields = this.fields();
@@ -58,7 +62,7 @@ export class RollbookTool extends RollbookElement {
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
       queueMicrotask(() => this.scrollIntoView({ block: "start" }));
-      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined });
+      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls });
     }
   }
 
@@ -78,13 +82,14 @@ export class RollbookTool extends RollbookElement {
 
   async run({ seed = newSeed(), shared = false } = {}) {
     const values = { ...this.values };
+    if (!this.constructor.rolls) seed = null;
     this.busy = true;
     this.update();
     const answer = await this.resolve(values, seed);
     this.busy = false;
     this.answer = answer;
     this.asked = { values, seed, shared };
-    if (answer.ok && !shared) {
+    if (answer.ok && !shared && seed !== null) {
       const { label, total } = this.kept(answer.result, values);
       const link = this.link(values, seed);
       keepResult({ label, total, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
@@ -184,9 +189,11 @@ export class RollbookTool extends RollbookElement {
     const { result } = this.answer;
     const { values, seed, shared } = this.asked;
     return html`
-      ${shared ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
+      ${shared && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
       ${this.details(result, values)}
-      <p class="rollbook-breakdown"><code>${result.text}</code></p>
+      ${this.constructor.folds
+        ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${result.text}</code></p></details>`
+        : html`<p class="rollbook-breakdown"><code>${result.text}</code></p>`}
       <p class="rollbook-share"><a href=${this.link(values, seed)}>Link to this result</a></p>`;
   }
 }
