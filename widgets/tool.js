@@ -62,7 +62,7 @@ export class RollbookTool extends RollbookElement {
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
       queueMicrotask(() => this.scrollIntoView({ block: "start" }));
-      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls });
+      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
     }
   }
 
@@ -80,6 +80,7 @@ export class RollbookTool extends RollbookElement {
     return ask(this.request(values, seed));
   }
 
+  /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a link. */
   async run({ seed = newSeed(), shared = false } = {}) {
     const values = { ...this.values };
     if (!this.constructor.rolls) seed = null;

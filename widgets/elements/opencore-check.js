@@ -48,13 +48,11 @@ class OpenCoreCheck extends RollbookTool {
   }
 
   run(options) {
-    // A shared link brings its own character; otherwise the active one is asked for.
-    const character = kept.active;
-    if (!options?.shared && character) {
-      const rulings = Object.fromEntries(RULINGS.map((name) => [name, character.options?.[name] ?? ""]));
-      this.values = { ...this.values, who: character.name, scores: scoresText(character.scores), ...rulings };
-    } else if (!options?.shared) {
-      this.values = { ...this.values, who: "", scores: "" };
+    // A link brings its own character; a tap here rolls for the active one.
+    if (!options?.linked) {
+      const character = kept.active;
+      const rulings = Object.fromEntries(RULINGS.map((name) => [name, character?.options?.[name] ?? ""]));
+      this.values = { ...this.values, who: character?.name ?? "", scores: character ? scoresText(character.scores) : "", ...rulings };
     }
     return super.run(options);
   }
