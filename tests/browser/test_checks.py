@@ -27,6 +27,10 @@ def engine(command: str, **args: Any) -> dict[str, Any]:
     return answer["result"]
 
 
+# Material's own page chrome (search dialog, progress bar) is checked by test_widgets' axe test.
+WIDGETS = ["rollbook-codex-check", "rollbook-opencore-check", "rollbook-log"]
+
+
 def kept_log(page: Page) -> list[dict[str, Any]]:
     return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
 
@@ -167,7 +171,7 @@ def test_the_check_helper_has_no_serious_accessibility_violations(browser, base_
         answer_total(codex(page))
         page.locator("rollbook-opencore-check").get_by_role("button", name="Roll the save").click()
         expect(page.locator("rollbook-opencore-check .rollbook-problem")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-        assert axe_violations(page) == []
+        assert axe_violations(page, within=WIDGETS) == []
     finally:
         context.close()
     assert outside.urls == []
