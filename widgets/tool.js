@@ -8,7 +8,8 @@
 //   shown next to the field it names (or above the button when it names none);
 // - Enter or the main button asks; a result is kept in the roll log with a link (the page, the
 //   inputs and the seed) that shows the very same result on any device, without logging it again;
-// - several helpers share a page: a link says which one it is for (?tool=…) and scrolls to it.
+// - several helpers share a page: a link says which one it is for (?tool=…), and the page opens
+//   on its answer.
 
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
@@ -61,7 +62,6 @@ export class RollbookTool extends RollbookElement {
       this.linkProblems = problems;
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
-      queueMicrotask(() => this.scrollIntoView({ block: "start" }));
       this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
     }
   }
@@ -81,7 +81,7 @@ export class RollbookTool extends RollbookElement {
   }
 
   /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a link. */
-  async run({ seed = newSeed(), shared = false } = {}) {
+  async run({ seed = newSeed(), shared = false, linked = false } = {}) {
     const values = { ...this.values };
     if (!this.constructor.rolls) seed = null;
     this.busy = true;
@@ -96,6 +96,16 @@ export class RollbookTool extends RollbookElement {
       keepResult({ label, total, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
     }
     this.update();
+    requestAnimationFrame(() => this.#reveal(linked));
+  }
+
+  /** Bring the main button and the answer under it on screen: after a link (the page opened
+   *  on this helper), or when a long form left the answer in the lower part of the screen. */
+  #reveal(linked) {
+    const answer = this.querySelector(".rollbook-answer");
+    if (answer && (linked || answer.getBoundingClientRect().top > innerHeight * 0.6)) {
+      this.querySelector(".rollbook-tool__go")?.scrollIntoView({ block: "start" });
+    }
   }
 
   change(name, value) {
