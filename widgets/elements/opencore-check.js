@@ -3,7 +3,7 @@
 // typed from physical dice or rolled. A link carries the scores and rulings, so it shows the same
 // result on a device that does not keep the character.
 
-import { define, given, html, nothing, RollbookTool, typed, verdict } from "../tool.js";
+import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { scoresText } from "./inline-roll.js";
 import { percent } from "./dice.js";
@@ -57,16 +57,18 @@ class OpenCoreCheck extends RollbookTool {
     return super.run(options);
   }
 
+  resolve(values, seed) {
+    if (!values.scores) return Promise.resolve({ ok: false, error: { kind: "character", message: "a save needs a character's scores" } });
+    return super.resolve(values, seed);
+  }
+
   request(values, seed) {
-    if (!values.scores) {
-      return { command: "opencore check", args: { kind: values.kind, scores: "", seed } };
-    }
     const rulings = Object.fromEntries(RULINGS.map((name) => [name, values[name] || undefined]));
     return { command: "opencore check", args: given({ kind: values.kind, scores: values.scores, roll: typed(values.roll), ...rulings, seed }) };
   }
 
   problemView(id) {
-    if (!this.asked?.values.scores && this.answer?.error) {
+    if (this.answer.error.kind === "character") {
       return html`<p class="rollbook-problem" id=${id} role="alert">a save needs a character's scores: make or pick the active
         character on the <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a></p>`;
     }
