@@ -39,10 +39,12 @@ def phone_context(browser: Any, base_url: str, outside: Outside, **options: Any)
     return context
 
 
-def axe_violations(page: Any, serious_only: bool = True) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now (serious and critical ones by default)."""
+def axe_violations(page: Any, serious_only: bool = True, within: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (serious and critical ones by default),
+    in the whole document or only `within` these CSS selectors (e.g. a page's widgets)."""
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    result = page.evaluate("async (within) => (await axe.run(within ? {include: within.map((s) => [s])} : document, "
+                           "{resultTypes: ['violations']})).violations", within)
     if serious_only:
         result = [v for v in result if v["impact"] in ("serious", "critical")]
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],

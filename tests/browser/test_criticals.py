@@ -27,7 +27,7 @@ def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(
     expect(marked).to_have_count(1)
     expect(marked.locator("th")).to_contain_text(expected["row"])
     expect(marked).to_have_attribute("aria-current", "true")
-    rows = engine("table", name="opencore.critical.burn")["rows"]
+    rows = engine("table", name="opencore.critical.burn")["cells"]
     expect(page.locator(".rollbook-crit-table tbody tr")).to_have_count(len(rows))
     assert kept_log(page) == []  # a roll typed from physical dice is not the engine's roll to log
 
