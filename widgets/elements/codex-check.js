@@ -43,6 +43,9 @@ class CodexCheck extends RollbookTool {
         options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
       { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
+      // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
+      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool" },
+      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool" },
     ];
   }
 
@@ -61,6 +64,10 @@ class CodexCheck extends RollbookTool {
     return given({ modifier: typed(values.modifier), dc: typed(values.dc), take: values.take || undefined });
   }
 
+  #checkArgs(values) {
+    return given({ ...this.#args(values), safe: values.safe || undefined, failure_has_cost: values.failure_has_cost || undefined });
+  }
+
   async #askOdds() {
     const asked = this.#args(this.values);
     const answer = await ask({ command: "codex odds", args: asked });
@@ -69,7 +76,7 @@ class CodexCheck extends RollbookTool {
   }
 
   request(values, seed) {
-    return { command: "codex check", args: { ...this.#args(values), seed } };
+    return { command: "codex check", args: { ...this.#checkArgs(values), seed } };
   }
 
   preview() {
