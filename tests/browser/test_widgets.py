@@ -328,3 +328,20 @@ def test_the_answer_stays_above_the_on_screen_keyboard(phone, base_url: str) -> 
     page.evaluate("(y) => window.scrollBy(0, y - 80)", top_of_field)
     answer = page.locator(".rollbook-total__value").bounding_box()
     assert answer["y"] + answer["height"] < 844 * 0.5, answer
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_tool_page_as_a_whole_has_no_serious_accessibility_violations(
+        browser, base_url: str, served_site, outside, scheme: str) -> None:
+    tools = sorted(p.parent.name for p in (served_site.directory / "tools").glob("*/index.html"))
+    assert {"roller", "criticals", "checks", "combat", "offline"} <= set(tools)
+    context = phone_context(browser, base_url, outside, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        for name in ["", *tools]:
+            page.goto(f"{base_url}tools/{name}/" if name else base_url + "tools/")
+            page.wait_for_load_state("networkidle")
+            assert axe_violations(page) == [], name or "tools/"
+    finally:
+        context.close()
+    assert outside.urls == []
