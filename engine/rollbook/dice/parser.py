@@ -172,7 +172,7 @@ class _Parser:
     # --- grammar ----------------------------------------------------------------------------
     def expression(self) -> Expression:
         if not self.text.strip():
-            raise DiceSyntaxError("the expression is empty", hint=EXAMPLE)
+            raise DiceSyntaxError("the expression is empty", column=1, hint=EXAMPLE)
         root = self.sum()
         label = None
         if self.peek() == "#" or self.text.startswith("//", self.pos):
