@@ -21,7 +21,7 @@ from rollbook.dice import faces as F
 from rollbook.dice import limits
 from rollbook.dice.checks import _DiceCounter, bounds, kept_range, pool_terms
 from rollbook.dice.errors import DiceLimitError
-from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy
+from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.tree import Chain, Condition, Dice, Expression, Function, Group, Keep, Negate, Node, Number, Parens, Value
 
 TOLERANCE = Fraction(1, 10**12)  # the most probability an expression may neglect
@@ -457,7 +457,7 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     span = (smax - smin) * take + 1
     width = _width(bound)
     _check_cells(span, width)
-    step = span * width // 300 + 5  # one big-integer product and shift
+    step = span * width // 100 + 150  # a split: binomials, then a product and a shift of a big integer (measured)
     nbytes = _nbytes(bound)
     bits = nbytes * 8
     rests = [w.mass for w, _ in groups]
@@ -700,7 +700,7 @@ def group_keep(items: list[Weights], keeps: tuple[Keep, ...], score: Callable[[V
         denominator *= item.denominator
     out: dict[Value, int] = {}
     for state, w in states.items():
-        total = tidy(sum(score(v) for v in state[skip:end]))
+        total = tidy_sum(sorted(score(v) for v in state[skip:end]))
         out[total] = out.get(total, 0) + w
     return Weights(out, denominator)
 

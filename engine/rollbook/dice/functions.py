@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable
+from typing import Callable, Iterable
 
 from rollbook.dice.tree import Value
 
@@ -27,10 +27,17 @@ def tidy(x: Value) -> Value:
     if isinstance(x, Fraction):
         return x.numerator if x.denominator == 1 else x
     if isinstance(x, float):
-        if math.isfinite(x) and x == int(x):
-            return int(x)
-        return float(f"{x:.12g}")
+        x = float(f"{x:.12g}")
+        return int(x) if math.isfinite(x) and x == int(x) else x
     return x
+
+
+def tidy_sum(values: Iterable[Value]) -> Value:
+    """A sum tidied after each term, as the exact distributions add: floats then round the same way."""
+    total: Value = 0
+    for v in values:
+        total = tidy(total + v)
+    return total
 
 
 def divide(a: Value, b: Value) -> Value:

@@ -177,7 +177,7 @@ class ValueResult:
 
     def text(self) -> str:
         if self.kind == "number":
-            return number_text(self.total) + label_text(self.label)
+            return number_text(self.total) + (label_text(self.label) if self.label else "")
         if self.kind == "function":
             return f"{self.ops[0]}(" + ", ".join(result_text(p) for p in self.parts) + ")"
         if self.kind == "negate":

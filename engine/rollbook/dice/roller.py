@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from rollbook.dice import faces as F
 from rollbook.dice.checks import kept_range, pool_terms
 from rollbook.dice import limits
-from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy
+from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.limits import Budget
 from rollbook.dice.results import Die, DiceResult, GroupResult, ResultNode, ValueResult
 from rollbook.dice.tree import Chain, Condition, Dice, Function, Group, Keep, Negate, Node, Number, Parens, Value
@@ -77,8 +77,8 @@ def chain_result(first: ResultNode, rest: Sequence[tuple[str, Runner]], ops: tup
         part = run(rng, budget)
         parts.append(part)
         total = OPERATORS[op](total, part.total)
-    if type(total) is not int:
-        total = tidy(total)
+        if type(total) is not int:  # step by step, as the exact distributions do
+            total = tidy(total)
     return ValueResult("chain", total, tuple(parts), ops)
 
 
@@ -320,8 +320,10 @@ def roll_group(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
                 success[i] = g.success.holds(v)
                 failed[i] = not success[i] and g.failure is not None and g.failure.holds(v)
         total: Value = sum(map(bool, success)) - sum(failed)
+    elif g.keep:  # in the order the exact distributions add them
+        total = tidy_sum(sorted(v for v, k in zip(values, kept) if k))
     else:
-        total = tidy(sum(v for v, k in zip(values, kept) if k))
+        total = tidy_sum(values)
     order = list(range(len(items)))
     if g.sort:
         order.sort(key=lambda i: values[i], reverse=g.sort == "d")
@@ -391,7 +393,7 @@ def _compile_plain(d: Dice) -> Runner:
     n = int(d.count.value)  # type: ignore[union-attr]
     sides = int(d.sides.value)  # type: ignore[union-attr]
     keep = d.keep
-    if n == 1 and keep is None:
+    if n == 1 and not keep:
         def one(rng: random.Random, budget: Budget) -> DiceResult:
             budget.left -= 1  # budget.spend(1), inlined on the hottest path
             if budget.left < 0:
@@ -408,7 +410,7 @@ def _compile_plain(d: Dice) -> Runner:
             budget.spend(0)
         below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange  # type: ignore[attr-defined]
         faces = [below(sides) + 1 for _ in range(n)]
-        if keep is None:
+        if not keep:
             return DiceResult(d, sides, sum(faces), faces=faces)
         kept = keep_flags(faces, keep)
         return DiceResult(d, sides, sum([f for f, k in zip(faces, kept) if k]), faces=faces, kept=kept)
