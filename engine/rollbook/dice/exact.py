@@ -257,6 +257,9 @@ def chain(stop: Weights, go: Weights, go_next: Weights | None, stop_next: Weight
     p_next = Fraction(go_next.mass, go_next.denominator)
     later = Weights(dict(stop_next.weights), stop_next.denominator)  # the last roll counted
     going *= p_next
+    if going >= tol and p_next ** MAX_CHAIN_LEVELS * going >= tol:  # refused before any work: d100!>1
+        raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS,
+                               hint="explode on fewer faces to get exact odds, or roll it instead")
     levels = 0
     while going >= tol:
         later = _sub_sum(stop_next, add(go_next, later))
