@@ -342,7 +342,7 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
     conditions, once = d.unique.conditions, d.unique.once
     states: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
     for _ in range(n):
-        _meter.charge(len(states) * len(raw) * 100)  # exact fractions and sorted tuples: about 4 us a step
+        _meter.charge(len(states) * len(raw) * 400)  # exact fractions, sets and sorted tuples: about 15 us a step
         if len(states) * len(raw) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
                                    hint="use fewer dice or fewer sides, or roll it instead")
@@ -650,7 +650,7 @@ class _Builder:
             return self.pool(g, score)
         items = [self.of(i) for i in g.items]
         if g.keep:
-            return group_keep(items, g.keep, score)
+            return group_keep(items, g.keep, score, counted=g.success is not None)
         acc = constant(0)
         for item in items:
             acc = add(acc, item if g.success is None else map_values(item, score))
@@ -674,13 +674,22 @@ class _Builder:
         return add(pool_ranks(kinds, lo, hi, score), numbers)  # type: ignore[arg-type]
 
 
-def group_keep(items: list[Weights], keeps: tuple[Keep, ...], score: Callable[[Value], Value]) -> Weights:
-    """Keep/drop among the group's items. Identical items are order statistics (as for dice);
-    different ones are followed item by item, tracking the values that may still be kept."""
+def group_keep(items: list[Weights], keeps: tuple[Keep, ...], score: Callable[[Value], Value],
+               counted: bool = False) -> Weights:
+    """Keep/drop among the group's items (``counted``: scored as successes, not added). Identical
+    items are order statistics (as for dice), fractions first scaled to whole numbers; different
+    ones are followed item by item, tracking the values that may still be kept."""
     n = len(items)
     lo, hi = kept_range(keeps, n)
-    if all(item == items[0] for item in items[1:]) and _whole(items[0]):
-        return keep_ranks(items[0], n, lo, hi, score)  # type: ignore[arg-type]
+    if all(item == items[0] for item in items[1:]) and not any(type(v) is float for v in items[0].weights):
+        scale = math.lcm(*(Fraction(v).denominator for v in items[0].weights))
+        if scale == 1:
+            return keep_ranks(items[0], n, lo, hi, score)  # type: ignore[arg-type]
+        whole = Weights({int(v * scale): w for v, w in items[0].weights.items()}, items[0].denominator)
+        if counted:
+            return keep_ranks(whole, n, lo, hi, lambda v: score(Fraction(v, scale)))  # type: ignore[arg-type, return-value]
+        sums = keep_ranks(whole, n, lo, hi)
+        return Weights({tidy(Fraction(v, scale)): w for v, w in sums.weights.items()}, sums.denominator)
     if hi <= lo:
         return constant(0).scaled_by(1, 1) if n == 0 else Weights({0: math.prod(i.mass for i in items)},
                                                                    math.prod(i.denominator for i in items))
@@ -691,7 +700,7 @@ def group_keep(items: list[Weights], keeps: tuple[Keep, ...], score: Callable[[V
     denominator = 1
     for item in items:
         new: dict[tuple[Value, ...], int] = {}
-        _meter.charge(len(states) * len(item.weights) * 25)
+        _meter.charge(len(states) * len(item.weights) * 100)  # a sorted tuple a step: about 4 us
         if len(states) * len(item.weights) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while keeping from a group", limits.MAX_GROUP_WORK,
                                    hint="keep from fewer or smaller expressions")

@@ -89,7 +89,8 @@ def assert_agrees(expression: str) -> None:
     "abs(1d4-1d6)", "sign(1d4-1d4)", "pow(1d4, 2)", "1d4^1d3", "1d6 % 1d3", "1d6/1d4", "1d4+1.25",
     "sqrt(1d4)", "{1d4+1d6}k1", "{2d4+1d6+1}kl2", "{2d4}>2f<2", "{1d4, 1d6}>3f<2sd", "{1d4, 1d4, 1d4}dh1dl1",
     "1d4!", "2d4!k1", "2d4!kl1", "2d3!d1", "2d4!>=3kh1", "1d4!p", "2d4!pk1", "1d4!!p", "2d4!>3", "3d4!<2kh1",
-    "2d4!>=3", "2d4!>=3>=3", "2d4!p>=3>2", "1d4[fire] + 2[bonus]",
+    "2d4!>=3", "2d4!>=3>=3", "2d4!p>=3>2", "1d4[fire] + 2[bonus]", "{1d4/2, 1d4/2, 1d4/2}kh2",
+    "{1d4/2, 1d4/2}kh1>1", "{1d3/3, 1d2}dl1",
 ])
 def test_each_notation_agrees_with_brute_force(expression):
     assert_agrees(expression)
