@@ -16,6 +16,8 @@ from rollbook.dice.tree import Chain, Dice, Expression, Function, Group, Keep, N
 
 Bounds = tuple[float, float]
 MAX_EXPONENT = 1_000  # 2^1000 has 302 digits: any larger power is a typo, and slow to print
+MAX_OPEN_EXPONENT = 10  # the exponent of a base that can explode: its chains can run long
+MAX_TOTAL = 1e300  # beyond, a total (or its mean) no longer fits a float, which JSON and the page need
 MAX_SIDES_SPAN = 100  # computed sides with conditions are checked one by one, for at most this many sizes
 
 
@@ -28,7 +30,11 @@ def check_rolls(expr: Expression) -> tuple[int, float]:
     """``check``, and the fewest and the most dice one roll of it can roll (``INF`` when rerolls
     or explosions leave the most open): what limits.Budget.plan needs before rolling."""
     counter = _DiceCounter()
-    bounds(expr.root, counter)
+    lo, hi = bounds(expr.root, counter)
+    largest = max(abs(lo), abs(hi))
+    if largest > MAX_TOTAL and (largest != INF or not counter.open):  # INF without explosions: float overflow
+        raise DiceError("this total can be far too large to show or to work with", column=1,
+                        hint="multiply or raise to a power less")
     return counter.least, counter.most
 
 
@@ -37,6 +43,7 @@ class _DiceCounter:
         self.total = 0  # dice written (each term's largest count)
         self.least = 0  # dice rolled, at the fewest
         self.most: float = 0  # dice rolled, at the most
+        self.open = False  # some dice explode or are open-ended: a bound of INF is theirs
 
     def add(self, n: float, column: int) -> None:
         self.total += int(n)
@@ -96,6 +103,9 @@ def _power(base: Bounds, exponent: Bounds, node: Chain | Function, column: int) 
     exp_node = node.rest[0][1] if isinstance(node, Chain) else node.args[1]
     if max(abs(exponent[0]), abs(exponent[1])) > MAX_EXPONENT:
         raise DiceError(f"an exponent can be at most {MAX_EXPONENT:,} either way", column=column or None)
+    if INF in (abs(base[0]), abs(base[1])) and max(abs(exponent[0]), abs(exponent[1])) > MAX_OPEN_EXPONENT:
+        raise DiceError(f"a base that can explode can be raised to a power of at most {MAX_OPEN_EXPONENT}",
+                        column=column or None, hint="e.g. (1d6!)^2")
     if not whole(exp_node):
         if base[0] < 0:
             raise DiceError("a power with an exponent that is not whole needs a base that cannot be negative",
@@ -247,6 +257,7 @@ def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
         raise DiceError(what, column=column or None, hint="roll 0 or more dice")
     counter.add(cmax, column)
     counter.rolls(cmin, cmax, _rolls_per_die(d))
+    counter.open = counter.open or bool(d.explode or d.open_ended)
     if isinstance(d.sides, str):
         F.validate(d, d.sides)
         values = _roll_values(d, d.sides)

@@ -461,6 +461,10 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     width = _width(bound)
     _check_cells(span, width)
     step = span * width // 100 + 150  # a split: binomials, then a product and a shift of a big integer (measured)
+    states_at_most = math.prod(min(count, end) + 1 for _, count in groups)
+    splits_at_most = sum(math.prod(count + 1 for w, count in groups if v in w.weights) for v in values)
+    if states_at_most * splits_at_most * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
+        _meter.charge(limits.MAX_WORK + 1)
     nbytes = _nbytes(bound)
     bits = nbytes * 8
     rests = [w.mass for w, _ in groups]
@@ -743,6 +747,15 @@ def _infinite_dice(node: Node) -> int:
     return total
 
 
+def _order(v: Value) -> tuple[float, Value]:
+    """A sort key for totals: as a float first (fast, where a Fraction compared with a float is
+    slow), the exact value where floats tie (numbers too large for a float among them)."""
+    try:
+        return float(v), v
+    except OverflowError:
+        return (math.inf if v > 0 else -math.inf), v
+
+
 class Distribution:
     """The exact distribution of an expression's total."""
 
@@ -751,14 +764,15 @@ class Distribution:
         self._w = weights
         mass = weights.mass
         self.residual = Fraction(weights.denominator - mass, weights.denominator)
-        self.min = min(weights.weights)
-        self.max = max(weights.weights)
+        # ordered as floats: comparing a Fraction with a float is slow, converting each once is not
+        self.min = min(weights.weights, key=_order)
+        self.max = max(weights.weights, key=_order)
         self._mass = mass
 
     @cached_property
     def probabilities(self) -> dict[int, Fraction]:
         d = self._w.denominator
-        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights)}
+        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=_order)}
 
     @cached_property
     def _exact_values(self) -> list[tuple[int | Fraction, int]]:

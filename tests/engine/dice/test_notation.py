@@ -98,6 +98,8 @@ def test_precedence():
         ("2d(1d6/2)", 1, "the number of sides must be a whole number"),
         ("2^2000", 2, "an exponent can be at most 1,000"),
         ("(1d6-3)^0.5", 8, "not whole needs a base that cannot be negative"),
+        ("(1d6!)^11", 7, "a base that can explode can be raised to a power of at most 10"),
+        ("999999999*" * 34 + "1", 1, "this total can be far too large"),
         ("(1d3-2)^-1", 8, "the base of a negative power can be zero"),
         ("7 % (1d3-1)", 3, "the divisor can be zero"),
         ("1d6 /* open", 5, "this '/*' comment is never closed"),
