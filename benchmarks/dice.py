@@ -36,6 +36,8 @@ README = ROOT / "benchmarks" / "README.md"
 START, END = "<!-- dice-bench:start -->", "<!-- dice-bench:end -->"
 
 ROLLS = ["1d20+5", "3d6", "4d6kh3+2", "2d20kl1+7", "8d6", "10d10"]
+# Roll20 and rpg-dice-roller notation (issue 10) that d20 cannot read: timed for Rollbook alone
+NEW_ROLLS = ["round(4d10/3)", "4d10dh1dl2", "5d10!k2", "4d6u", "{4d6+3d8}k4", "6d6>4f<3cs", "2d6[fire]+1d4[cold]"]
 
 # expression -> the same distribution in icepool
 DISTRIBUTIONS = {
@@ -46,7 +48,14 @@ DISTRIBUTIONS = {
     "20d20kl5": "icepool.d20.pool(20).lowest(5).sum()",
     "10d100kh3": "icepool.d100.pool(10).highest(3).sum()",
     "50d100": "50 @ icepool.d100",
+    # issue 10's notation, where icepool can say the same
+    "4d10dh1dl2": "icepool.d10.pool(4)[2:3].sum()",
+    "{4d6+3d8}k4": "icepool.Pool([icepool.d6] * 4 + [icepool.d8] * 3).highest(4).sum()",
+    "max(1d6, 1d8)": "icepool.highest(icepool.d6, icepool.d8)",
+    "round(4d10/3)": "(4 @ icepool.d10).map(lambda x: round(x / 3))",
+    "6d6>4f<3": "6 @ icepool.d6.map(lambda x: 1 if x > 4 else (-1 if x < 3 else 0))",
 }
+NEW_DISTRIBUTIONS = ["5d10!k2", "4d6u", "3d6!pkh2", "1d6/1d4+0.5"]  # exact in Rollbook; icepool has no such roll
 TARGETS = {"d20": 3.0, "icepool": 10.0}  # the issue's targets: >= 3x d20, >= 10x icepool
 TARGET_DISTRIBUTIONS = ("50d100", "10d100kh3")
 
@@ -69,14 +78,14 @@ def engine_timings(quick: bool = False) -> dict[str, Any]:
     number = 2_000 if quick else 20_000
     rng = random.Random(1)
     rolls = {}
-    for expr in ROLLS:
+    for expr in ROLLS + NEW_ROLLS:
         roll(expr, rng)  # parse once, as a page or a d20 Roller would
         rolls[expr] = {
             "roll_us": _best(lambda: roll(expr, rng), number) * 1e6,
             "roll_text_us": _best(lambda: roll(expr, rng).text, number) * 1e6,
         }
     dists = {}
-    for expr in DISTRIBUTIONS:
+    for expr in [*DISTRIBUTIONS, *NEW_DISTRIBUTIONS]:
 
         def cold() -> None:
             clear_caches()
@@ -161,8 +170,10 @@ def compare(quick: bool = False) -> dict[str, Any]:
         "d20": all(r["ratio"] >= TARGETS["d20"] and r["ratio_text"] >= TARGETS["d20"] for r in rolls.values()),
         "icepool": all(dists[e]["ratio_cold"] >= TARGETS["icepool"] for e in TARGET_DISTRIBUTIONS),
     }
+    own = {"rolls": {e: ours["rolls"][e] for e in NEW_ROLLS},
+           "distributions": {e: ours["distributions"][e] for e in NEW_DISTRIBUTIONS}}
     return {"python": ours["python"], "icepool": peers["icepool"], "d20": peers["d20"], "number": peers["number"],
-            "rolls": rolls, "distributions": dists, "targets_met": met}
+            "rolls": rolls, "distributions": dists, "rollbook_only": own, "targets_met": met}
 
 
 def _table(result: dict[str, Any]) -> str:
@@ -177,6 +188,10 @@ def _table(result: dict[str, Any]) -> str:
     for expr, d in result["distributions"].items():
         lines.append(f"{expr:<12} {d['rollbook_cold_ms']:9.2f} {d['icepool_cold_ms']:9.2f} {d['ratio_cold']:7.1f}x")
     lines.append("(asked again, both engines answer from a cache: see 'warm' in --json)")
+    own = result.get("rollbook_only", {"rolls": {}, "distributions": {}})
+    lines += ["", "Rollbook alone (notation the peers cannot read): microseconds per roll, milliseconds cold"]
+    lines += [f"{expr:<22} {r['roll_us']:9.2f} us  {r['roll_text_us']:9.2f} us with text" for expr, r in own["rolls"].items()]
+    lines += [f"{expr:<22} {d['cold_ms']:9.2f} ms" for expr, d in own["distributions"].items()]
     met = result["targets_met"]
     lines += ["", f">= 3x d20 on every roll: {'yes' if met['d20'] else 'NO'}; "
                   f">= 10x icepool (cold) on {' and '.join(TARGET_DISTRIBUTIONS)}: {'yes' if met['icepool'] else 'NO'}"]
@@ -241,6 +256,16 @@ def readme_section(result: dict[str, Any], command: str) -> str:
     ]
     for expr, d in result["distributions"].items():
         lines.append(f"| {expr} | {d['rollbook_cold_ms']:.2f} | {d['icepool_cold_ms']:.2f} | {d['ratio_cold']:.1f}× |")
+    own = result.get("rollbook_only", {"rolls": {}, "distributions": {}})
+    if own["rolls"] or own["distributions"]:
+        lines += ["", "**Rollbook alone**, on Roll20 and rpg-dice-roller notation that d20 cannot read or icepool",
+                  "cannot express (microseconds per roll; milliseconds for an exact distribution, cold):", "",
+                  "| expression | roll | roll + text | exact odds |", "|---|---:|---:|---:|"]
+        for expr in dict.fromkeys([*own["rolls"], *own["distributions"]]):
+            r, d = own["rolls"].get(expr), own["distributions"].get(expr)
+            cells = [f"{r['roll_us']:.2f}" if r else "—", f"{r['roll_text_us']:.2f}" if r else "—",
+                     f"{d['cold_ms']:.2f}" if d else "—"]
+            lines.append(f"| {expr} | " + " | ".join(cells) + " |")
     targets = " and ".join(f"`{e}`" for e in TARGET_DISTRIBUTIONS)
     ratios = " and ".join(f"{result['distributions'][e]['ratio_cold']:.0f}×" for e in TARGET_DISTRIBUTIONS)
     lines += [

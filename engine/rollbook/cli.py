@@ -18,10 +18,10 @@ from rollbook.systems import RULE_SETS
 
 EXIT_BAD_INPUT = 2
 
-# A value that starts with a minus but is no option: a negative roll ("-1d4+3", "-(2d6)") or
-# number. argparse would read it as an unknown option; a leading space keeps it a value, and
-# both the dice parser and int() ignore the space.
-_NEGATIVE_VALUE = re.compile(r"-(\d|\(|\{|d[\d%fF])")
+# A value that starts with a minus but is no option: a negative roll ("-1d4+3", "-(2d6)",
+# "-floor(1d6/2)", "-STR+1d6") or number. argparse would read it as an unknown option; a leading
+# space keeps it a value, and both the dice parser and int() ignore the space.
+_NEGATIVE_VALUE = re.compile(r"-(\d|\(|\{|d[\d%fF]|[A-Za-z]+\s*\(|[A-Z]{2,})")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -137,7 +137,7 @@ def test_deeply_nested_json_is_refused_not_raised():
     assert response["ok"] is False
 
 
-@pytest.mark.parametrize("expression", ["-1d4+3", "-(2d6)", "-d20"])
+@pytest.mark.parametrize("expression", ["-1d4+3", "-(2d6)", "-d20", "-floor(1d6/2)", "-max(1d4, 1d6)"])
 def test_cli_reads_a_negative_expression_as_the_expression(expression, capsys):
     assert cli.main(["roll", expression, "--seed", "3", "--json"]) == 0
     total = json.loads(capsys.readouterr().out)["total"]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Annotated
+from typing import Annotated, Sequence
 
 from rollbook.commands import Arg, Result, command
 from rollbook.dice import Budget, distribution, limits, plan, roll
+from rollbook.dice.functions import tidy
+from rollbook.dice.notation import number_text
+from rollbook.dice.results import json_number
+from rollbook.dice.tree import Value
 from rollbook.errors import LimitError, RollbookError
 
 EXPRESSION = Arg("a dice expression, e.g. 4d6kh3, 1d20+5 or d%", metavar="EXPR")
@@ -41,11 +45,11 @@ def roll_command(
         "expression": first.expression,
         "label": first.label,
         "count": count,
-        "total": sum(r.total for r in results),
-        "totals": [r.total for r in results],
+        "total": json_number(tidy(sum(r.total for r in results))),
+        "totals": [json_number(r.total) for r in results],
         "text": "\n".join(r.text for r in results),
         "dice": dice,
-        "rolls": [{"total": r.total, "text": r.text} for r in results],
+        "rolls": [{"total": json_number(r.total), "text": r.text} for r in results],
     }
 
 
@@ -65,13 +69,14 @@ def prob_command(
         "mean": dist.mean,
         "mean_exact": str(dist.mean_exact),
         "stdev": dist.stdev,
-        "min": dist.min,
-        "max": dist.max,
+        "min": json_number(dist.min),
+        "max": json_number(dist.max),
         "residual": str(dist.residual),
-        "distribution": {str(v): str(p) for v, p in probabilities.items()},
+        # totals as text: 3, 3.5 or 10/3 (a total can be a fraction once '/' or a decimal is used)
+        "distribution": {number_text(v): str(p) for v, p in probabilities.items()},
     }
     lines = [f"{dist.expression}: mean {dist.mean:.4g}, standard deviation {dist.stdev:.4g}, "
-             f"from {dist.min} to {dist.max}"]
+             f"from {number_text(dist.min)} to {number_text(dist.max)}"]
     if dist.residual:
         lines.append(f"(chains cut where less than {float(dist.residual):.1e} of the probability is left out)")
     for name, symbol, target, bounds in (("at_least", ">=", at_least, dist.p_at_least_bounds),
@@ -88,12 +93,12 @@ def prob_command(
             lines.append(f"P(total {symbol} {target}) is between {p} and {p_max} ≈ {_percent(p)} "
                          "(the residual left out may count or not)")
     rows = list(probabilities.items())
-    width = max(len(str(v)) for v, _ in rows)
+    width = max(len(number_text(v)) for v, _ in rows)
     peak = max(p for _, p in rows)
     shown = rows if len(rows) <= TABLE_ROWS else _around_mean(rows, dist.mean)
     for v, p in shown:
         bar = "█" * round(30 * p / peak)
-        lines.append(f"{v:>{width}}  {_percent(p):>9}  {bar}")
+        lines.append(f"{number_text(v):>{width}}  {_percent(p):>9}  {bar}")
     if len(shown) < len(rows):
         lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; --json lists them all)")
     result["text"] = "\n".join(lines)
@@ -104,7 +109,7 @@ def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.4g}%"
 
 
-def _around_mean(rows: list[tuple[int, Fraction]], mean: float) -> list[tuple[int, Fraction]]:
+def _around_mean(rows: Sequence[tuple[Value, Fraction]], mean: float) -> list[tuple[Value, Fraction]]:
     """The TABLE_ROWS most likely totals, in order: the readable middle of a wide distribution."""
     top = sorted(rows, key=lambda r: r[1], reverse=True)[:TABLE_ROWS]
     return sorted(top)

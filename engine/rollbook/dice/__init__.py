@@ -37,12 +37,13 @@ class Prepared(NamedTuple):
     alone: Budget | None  # AMPLE when one roll can never exceed the limit: nothing to count
 
 
-_checked: dict[tuple[str, Values], Prepared] = {}  # expression text and named values -> checked tree, roller
+# expression text (with the named values, when there are some) -> checked tree, compiled roller
+_checked: dict[str | tuple[str, Values], Prepared] = {}
 _CACHE_SIZE = 512
 
 
 def _prepared(expression: str, values: Values = ()) -> Prepared:
-    key = (expression, values)
+    key = (expression, values) if values else expression  # no tuple to build on the hot path
     hit = _checked.get(key)
     if hit is None:
         if not isinstance(expression, str):

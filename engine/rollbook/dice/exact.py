@@ -15,13 +15,14 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import Callable
+from typing import Any, Callable
 
 from rollbook.dice import faces as F
 from rollbook.dice import limits
-from rollbook.dice.checks import _DiceCounter, bounds, kept_count
+from rollbook.dice.checks import _DiceCounter, bounds, kept_range, pool_terms
 from rollbook.dice.errors import DiceLimitError
-from rollbook.dice.tree import Chain, Condition, Dice, Expression, Group, Keep, Negate, Node, Number, Parens
+from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
+from rollbook.dice.tree import Chain, Condition, Dice, Expression, Function, Group, Keep, Negate, Node, Number, Parens, Value
 
 TOLERANCE = Fraction(1, 10**12)  # the most probability an expression may neglect
 MAX_CHAIN_LEVELS = 200
@@ -32,7 +33,7 @@ class Weights:
     """``weights[v] / denominator`` is P(v); the weights may sum to less than the denominator
     (the neglected tail of an infinite chain)."""
 
-    weights: dict[int, int]
+    weights: dict[Any, int]  # Value -> weight: whole numbers for dice, fractions or floats after '/' and functions
     denominator: int
 
     @property
@@ -62,8 +63,12 @@ class _Meter:
 _meter = _Meter()
 
 
-def constant(v: int) -> Weights:
+def constant(v: Value) -> Weights:
     return Weights({v: 1}, 1)
+
+
+def _whole(w: Weights) -> bool:
+    return all(type(v) is int for v in w.weights)
 
 
 # --- Kronecker substitution ---------------------------------------------------------------------
@@ -136,9 +141,10 @@ def _convolve(a: list[int], b: list[int], bound: int) -> list[int]:
 def _power(a: list[int], n: int, bound: int) -> list[int]:
     span = (len(a) - 1) * n + 1
     width = _width(bound)
-    _meter.charge(span * width)
     if _CONTEXT is not None and span * width > _DECIMAL_ABOVE:
+        _meter.charge(span * width * n.bit_length())  # squarings of ever larger numbers, measured
         return _unpack_dec(_CONTEXT.power(_pack_dec(a, width), n), span, width)
+    _meter.charge(span * width)
     nbytes = _nbytes(bound)
     return _unpack_int(_pack_int(a, nbytes) ** n, span, nbytes)
 
@@ -156,7 +162,9 @@ def add(a: Weights, b: Weights) -> Weights:
     if len(a.weights) == 1 or len(b.weights) == 1:
         (one, other) = (a, b) if len(a.weights) == 1 else (b, a)
         ((k, w),) = one.weights.items()
-        return Weights({v + k: x * w for v, x in other.weights.items()}, a.denominator * b.denominator)
+        return Weights({tidy(v + k): x * w for v, x in other.weights.items()}, a.denominator * b.denominator)
+    if not (_whole(a) and _whole(b)):  # fractions: pair by pair (the packed product needs whole totals)
+        return _pairwise(a, b, lambda x, y: tidy(x + y))
     alo, ahi = min(a.weights), max(a.weights)
     blo, bhi = min(b.weights), max(b.weights)
     span = ahi - alo + bhi - blo + 1
@@ -168,7 +176,7 @@ def add(a: Weights, b: Weights) -> Weights:
     return _pairwise(a, b, lambda x, y: x + y)  # sparse values far apart
 
 
-def _pairwise(a: Weights, b: Weights, op: Callable[[int, int], int]) -> Weights:
+def _pairwise(a: Weights, b: Weights, op: Callable[[Value, Value], Value]) -> Weights:
     """Any operation on two independent values, outcome pair by outcome pair (sparse inputs)."""
     if len(b.weights) == 1:  # by a constant: one pass
         ((k, wk),) = b.weights.items()
@@ -181,7 +189,7 @@ def _pairwise(a: Weights, b: Weights, op: Callable[[int, int], int]) -> Weights:
     if pairs > limits.MAX_PRODUCT_PAIRS:
         raise limits.too_many("pairs of outcomes combined in one exact distribution", limits.MAX_PRODUCT_PAIRS,
                                hint=f"this needs {pairs:,}; roll it instead")
-    out: dict[int, int] = {}
+    out: dict[Value, int] = {}
     bw = list(b.weights.items())
     for x, wx in a.weights.items():
         for y, wy in bw:
@@ -211,8 +219,8 @@ def negate(a: Weights) -> Weights:
     return Weights({-v: w for v, w in a.weights.items()}, a.denominator)
 
 
-def map_values(a: Weights, f: Callable[[int], int]) -> Weights:
-    out: dict[int, int] = {}
+def map_values(a: Weights, f: Callable[[Value], Value]) -> Weights:
+    out: dict[Value, int] = {}
     for v, w in a.weights.items():
         k = f(v)
         out[k] = out.get(k, 0) + w
@@ -224,7 +232,7 @@ def mix(parts: list[tuple[int, Weights]], denominator: int) -> Weights:
     common = 1
     for _, part in parts:
         common = common * part.denominator // math.gcd(common, part.denominator)
-    out: dict[int, int] = {}
+    out: dict[Value, int] = {}
     _meter.charge(sum(len(part.weights) for _, part in parts) * (_width(common) // 10 + 5))
     for weight, part in parts:
         factor = weight * (common // part.denominator)
@@ -249,6 +257,9 @@ def chain(stop: Weights, go: Weights, go_next: Weights | None, stop_next: Weight
     p_next = Fraction(go_next.mass, go_next.denominator)
     later = Weights(dict(stop_next.weights), stop_next.denominator)  # the last roll counted
     going *= p_next
+    if going >= tol and p_next ** MAX_CHAIN_LEVELS * going >= tol:  # refused before any work: d100!>1
+        raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS,
+                               hint="explode on fewer faces to get exact odds, or roll it instead")
     levels = 0
     while going >= tol:
         later = _sub_sum(stop_next, add(go_next, later))
@@ -284,7 +295,7 @@ def die_value(d: Dice, sides: int | str, tol: Fraction) -> Weights:
     if d.explode is not None:
         top = max(raw)
         go, stop = _split(roll, lambda v: F.explodes(d, v, top))
-        if d.explode.kind == "!p":
+        if d.explode.kind.endswith("p"):  # the sum of a penetrating die's rolls, separate or compounded
             return chain(stop, go, _shift(go, -1), _shift(stop, -1), tol)
         return chain(stop, go, None, None, tol)
     if d.open_ended is not None:
@@ -306,43 +317,95 @@ def _shift(a: Weights, k: int) -> Weights:
     return Weights({v + k: w for v, w in a.weights.items()}, a.denominator)
 
 
-def success_count(d: Dice, sides: int | str, cond: Condition, tol: Fraction) -> Weights:
-    """Successes one die of a '!' term scores: each die of its explosion chain counts."""
+def success_count(d: Dice, sides: int | str, score: Callable[[Value], Value], tol: Fraction) -> Weights:
+    """Successes (less failures) one die of a '!' or '!p' term scores: each die of its explosion
+    chain counts, a penetrating one for what it shows after the -1."""
     faces = F.faces_of(sides)
     raw = F.roll_weights(d, faces)
-    roll = Weights(raw, sum(raw.values()))
+    roll = Weights(raw, sum(raw.values()))  # type: ignore[arg-type]
     top = max(raw)
-    go, stop = _split(roll, lambda v: F.explodes(d, v, top))
-    as_count = lambda part: map_values(part, lambda v: 1 if cond.holds(v) else 0)  # noqa: E731
+    go, stop = _split(roll, lambda v: F.explodes(d, v, top))  # type: ignore[arg-type]
+    as_count = lambda part: map_values(part, score)  # noqa: E731
+    if d.explode is not None and d.explode.kind == "!p":
+        return chain(as_count(stop), as_count(go), as_count(_shift(go, -1)), as_count(_shift(stop, -1)), tol)
     return chain(as_count(stop), as_count(go), None, None, tol)
+
+
+def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Value]) -> Weights:
+    """``u``/``uo``: each die in turn is rolled again while (``uo``: once) it shows a value an
+    earlier die shows. That depends only on the set of earlier values, so the states are the
+    sorted values so far; kept ranks and scores are read off each final state."""
+    assert d.unique is not None
+    faces = F.faces_of(sides)
+    raw = F.roll_weights(d, faces)
+    total = sum(raw.values())
+    conditions, once = d.unique.conditions, d.unique.once
+    states: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
+    for _ in range(n):
+        _meter.charge(len(states) * len(raw) * 400)  # exact fractions, sets and sorted tuples: about 15 us a step
+        if len(states) * len(raw) > limits.MAX_GROUP_WORK:
+            raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
+                                   hint="use fewer dice or fewer sides, or roll it instead")
+        new: dict[tuple[int, ...], Fraction] = {}
+        for seen, p in states.items():
+            taken = set(seen)
+            bad = {v for v in raw if v in taken and (not conditions or F.any_holds(conditions, v))}
+            bad_mass = sum(raw[v] for v in bad)
+            for v, w in raw.items():
+                if once:  # a duplicate is rolled again once, and stands whatever it shows
+                    pv = Fraction(w, total) * (1 + Fraction(bad_mass, total)) if v not in bad else \
+                        Fraction(bad_mass, total) * Fraction(w, total)
+                else:
+                    pv = Fraction(0) if v in bad else Fraction(w, total - bad_mass)
+                if pv:
+                    key = tuple(sorted(seen + (v,)))
+                    new[key] = new.get(key, 0) + p * pv
+        states = new
+    lo, hi = kept_range(d.keep, n)
+    out: dict[Value, Fraction] = {}
+    for values, p in states.items():
+        t = tidy(sum(score(v) for v in values[lo:hi]))
+        out[t] = out.get(t, 0) + p
+    common = math.lcm(*(p.denominator for p in out.values()))
+    return Weights({v: int(p * common) for v, p in out.items()}, common)
 
 
 # --- keep and drop: order statistics --------------------------------------------------------------
 
-def keep(die: Weights, n: int, keep_rule: Keep, score: Callable[[int], int] | None = None) -> Weights:
-    """The sum (of ``score(v)``, default ``v``) of the dice a keep/drop leaves among ``n``
-    independent dice distributed as ``die``.
+def keep(die: Weights, n: int, keeps: tuple[Keep, ...], score: Callable[[int], int] | None = None) -> Weights:
+    """The sum (of ``score(v)``, default ``v``) of the dice the keep/drop modifiers leave among
+    ``n`` independent dice distributed as ``die``."""
+    lo, hi = kept_range(keeps, n)
+    return keep_ranks(die, n, lo, hi, score)
 
-    Faces are visited from the best kept down. ``state[j]`` (a polynomial in the kept sum, packed
-    into one integer) holds the ways to have placed ``j`` dice so far, all of them kept. At a face
-    showing ``v`` with weight ``w``, ``k`` more dice land on it; once ``j + k`` reaches the number
-    kept, the rest must all fall on later faces (weight ``rest ** left``), so the outcome is final."""
-    kept = kept_count(keep_rule, n)
-    score = score or (lambda v: v)
-    if kept == 0:
+
+def keep_ranks(die: Weights, n: int, lo: int, hi: int, score: Callable[[int], int] | None = None) -> Weights:
+    """The sum of ``score(v)`` over the dice ranked ``lo`` to ``hi - 1`` from the lowest, among ``n``
+    independent dice distributed as ``die`` (``4d10dh1dl2`` keeps ranks 2 to 2).
+
+    Faces are visited from the nearer end of the kept ranks: ``skip`` dice there are passed over,
+    the next ``take`` counted. ``state[j]`` (a polynomial in the counted sum, packed into one
+    integer) holds the ways to have placed ``j`` dice so far. At a face showing ``v`` with weight
+    ``w``, ``k`` more dice land on it; once ``j + k`` reaches ``skip + take``, the rest must all fall
+    on later faces (weight ``rest ** left``), so the outcome is final."""
+    take = hi - lo
+    score = score or (lambda v: v)  # type: ignore[assignment, return-value]
+    if take <= 0:
         return Weights({0: die.mass**n}, die.denominator**n)
-    highest = keep_rule.mode in ("kh", "dl")
-    values = sorted(die.weights, reverse=highest)
-    scores = [score(v) for v in values]
+    from_top = n - hi <= lo
+    skip = n - hi if from_top else lo
+    end = skip + take
+    values = sorted(die.weights, reverse=from_top)  # type: ignore[type-var]
+    scores = [score(v) for v in values]  # type: ignore[arg-type, misc]
     smin, smax = min(scores), max(scores)
-    span = (smax - smin) * kept + 1
+    span = (smax - smin) * take + 1
     bound = die.mass**n
     _check_cells(span, _width(bound))
-    # the pass does about faces * kept * kept / 2 big-integer steps on numbers of span * width digits
-    _meter.charge(len(values) * kept * (kept + 1) // 2 * (span * _width(bound) // 300 + 25))
+    # the pass does about faces * end * end / 2 big-integer steps on numbers of span * width digits
+    _meter.charge(len(values) * end * (end + 1) // 2 * (span * _width(bound) // 300 + 25))
     nbytes = _nbytes(bound)  # binary here: the pass shifts polynomials by whole faces
     bits = nbytes * 8
-    state = [0] * kept
+    state = [0] * end
     state[0] = 1
     final = 0
     rest = die.mass
@@ -352,31 +415,174 @@ def keep(die: Weights, n: int, keep_rule: Keep, score: Callable[[int], int] | No
         rest -= w
         here = rest + w  # weight of this face and every later one
         shift = (s - smin) * bits
-        new = [0] * kept
-        for j in range(kept):
+        new = [0] * end
+        for j in range(end):
             ways = state[j]
             if not ways:
                 continue
             left = n - j
-            need = kept - j  # dice still to keep: the outcome is final once k >= need
-            # k < need: all k dice kept, the state moves on
+            need = end - j  # dice still to place before the outcome is final
+            # k < need: the state moves on; the dice at positions skip.. are counted
             wk = 1
             for k in range(need):
                 if k > left:
                     break
-                new[j + k] += (ways * binom(left, k) * wk) << (k * shift)
+                counted = max(0, min(j + k, end) - max(j, skip))
+                new[j + k] += (ways * binom(left, k) * wk) << (counted * shift)
                 wk *= w
             # k >= need: sum over k of C(left, k) w^k rest^(left-k) = here^left minus the k < need terms
             coef = here**left - sum(binom(left, k) * w**k * rest ** (left - k) for k in range(min(need, left + 1)))
             if coef:
-                final += (ways * coef) << (need * shift)
+                final += (ways * coef) << ((end - max(j, skip)) * shift)
         state = new
     raw = final.to_bytes(span * nbytes, "little")
     coeffs = [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
-    return Weights(_sparse(coeffs, smin * kept), die.denominator**n)
+    return Weights(_sparse(coeffs, smin * take), die.denominator**n)
+
+
+def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Callable[[int], int]) -> Weights:
+    """Like keep_ranks, for a pool of dice of several kinds: ``groups`` pairs each kind's
+    distribution with how many of it are rolled (``{4d6+3d8}k4``; an exploding term's stopping and
+    exploding rolls). States track how many dice of each kind are placed; each holds the counted
+    sum as a polynomial packed into one integer, as in keep_ranks."""
+    n = sum(count for _, count in groups)
+    take = hi - lo
+    denominator = math.prod(w.denominator**count for w, count in groups)
+    bound = math.prod(w.mass**count for w, count in groups)
+    if take <= 0:
+        return Weights({0: bound}, denominator)
+    from_top = n - hi <= lo
+    skip = n - hi if from_top else lo
+    end = skip + take
+    values = sorted({v for w, _ in groups for v in w.weights}, reverse=from_top)
+    scores = {v: score(v) for v in values}
+    smin, smax = min(scores.values()), max(scores.values())
+    span = (smax - smin) * take + 1
+    width = _width(bound)
+    _check_cells(span, width)
+    step = span * width // 100 + 150  # a split: binomials, then a product and a shift of a big integer (measured)
+    states_at_most = math.prod(min(count, end) + 1 for _, count in groups)
+    splits_at_most = sum(math.prod(count + 1 for w, count in groups if v in w.weights) for v in values)
+    if states_at_most * splits_at_most * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
+        _meter.charge(limits.MAX_WORK + 1)
+    nbytes = _nbytes(bound)
+    bits = nbytes * 8
+    rests = [w.mass for w, _ in groups]
+    states: dict[tuple[int, ...], int] = {(0,) * len(groups): 1}
+    final = 0
+    binom = math.comb
+    for v in values:
+        shift = (scores[v] - smin) * bits
+        here = [w.weights.get(v, 0) for w, _ in groups]
+        rests = [r - h for r, h in zip(rests, here)]
+        new: dict[tuple[int, ...], int] = {}
+        for placed, poly in states.items():
+            j = sum(placed)
+            lefts = [count - p for (_, count), p in zip(groups, placed)]
+            _meter.charge(math.prod(left + 1 for left, h in zip(lefts, here) if h) * step)
+            for ks in _splits(lefts, here):
+                k = sum(ks)
+                ways = math.prod(binom(left, kk) * h**kk for left, kk, h in zip(lefts, ks, here))
+                if not ways:
+                    continue
+                counted = max(0, min(j + k, end) - max(j, skip))
+                if j + k >= end:  # final: the rest fall on later faces
+                    ways *= math.prod(r ** (left - kk) for r, left, kk in zip(rests, lefts, ks))
+                    final += (poly * ways) << (counted * shift)
+                else:
+                    key = tuple(p + kk for p, kk in zip(placed, ks))
+                    new[key] = new.get(key, 0) + ((poly * ways) << (counted * shift))
+        states = new
+    raw = final.to_bytes(span * nbytes, "little")
+    coeffs = [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
+    return Weights(_sparse(coeffs, smin * take), denominator)
+
+
+def _splits(lefts: list[int], here: list[int]) -> list[tuple[int, ...]]:
+    """Every way to land 0..left dice of each kind on one face (none of a kind that cannot show it)."""
+    out: list[tuple[int, ...]] = [()]
+    for left, h in zip(lefts, here):
+        out = [ks + (k,) for ks in out for k in (range(left + 1) if h else (0,))]
+    return out
+
+
+def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[int, Fraction]], Fraction]:
+    """P(x explosions) for ``n`` dice that each explode with chance ``p`` (every extra die too):
+    C(n + x - 1, x) p^x (1 - p)^n, until less than ``tol`` is left; and what is left."""
+    out: list[tuple[int, Fraction]] = []
+    left = Fraction(1)
+    x = 0
+    while left >= tol or not out:
+        _meter.charge((n + x) * 10)
+        px = math.comb(n + x - 1, x) * p**x * (1 - p) ** n if n else Fraction(x == 0)
+        out.append((x, px))
+        left -= px
+        x += 1
+        if x > MAX_CHAIN_LEVELS:
+            raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS)
+    return out, left
+
+
+def exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[int], int], tol: Fraction) -> Weights:
+    """Keep/drop after '!' or '!p' (``5d10!k2``): the pool is every die rolled, the extra ones
+    included. Its order does not matter, so it is ``n`` rolls that stopped a chain and ``x``
+    rolls that exploded, where ``x`` follows a negative binomial law; a penetrating die's extra
+    rolls count one less, so for ``!p`` the first rolls and the extra ones are kinds of their own."""
+    faces = F.faces_of(sides)
+    raw = F.roll_weights(d, faces)
+    roll = Weights(raw, sum(raw.values()))  # type: ignore[arg-type]
+    top = max(raw)
+    go, stop = _split(roll, lambda v: F.explodes(d, v, top))  # type: ignore[arg-type]
+    p = Fraction(go.mass, roll.denominator)
+    go = Weights(go.weights, go.mass)  # each kind given its own roll: conditional laws
+    stop = Weights(stop.weights, stop.mass)
+    penetrate = d.explode is not None and d.explode.kind == "!p"
+    parts: list[tuple[Fraction, Weights]] = []
+    if not penetrate:
+        laws, _ = negative_binomial(n, p, tol)
+        for x, px in laws:
+            lo, hi = kept_range(d.keep, n + x)
+            parts.append((px, pool_ranks([(stop, n), (go, x)], lo, hi, score)))
+    else:  # first rolls: g of n explode; extra rolls (one less): g stop, and x more explode
+        _meter.charge((n + 1) * n * 20)  # n + 1 laws of exact fractions with about n digits each
+        later_go, later_stop = _shift(go, -1), _shift(stop, -1)
+        for g in range(n + 1):
+            pg = math.comb(n, g) * p**g * (1 - p) ** (n - g)
+            laws, _ = negative_binomial(g, p, tol / (n + 1))
+            for x, px in laws:
+                lo, hi = kept_range(d.keep, n + g + x)
+                pool = [(stop, n - g), (go, g), (later_stop, g), (later_go, x)]
+                parts.append((pg * px, pool_ranks(pool, lo, hi, score)))
+    return mixture(parts)
+
+
+def mixture(parts: list[tuple[Fraction, Weights]]) -> Weights:
+    """``sum(p * part)``: the law of a value that follows ``part`` with chance ``p``; the chances
+    may add up to less than 1 (a chain cut short), and what is missing is the residual."""
+    common = math.lcm(*(p.denominator * w.denominator for p, w in parts))
+    out: dict[Value, int] = {}
+    _meter.charge(sum(len(w.weights) for _, w in parts) * (_width(common) // 10 + 5))
+    for p, part in parts:
+        factor = p.numerator * (common // (p.denominator * part.denominator))
+        for v, w in part.weights.items():
+            out[v] = out.get(v, 0) + w * factor
+    return Weights(out, common)
 
 
 # --- the walk over the tree -----------------------------------------------------------------------
+
+ARITHMETIC: dict[str, Callable[[Value, Value], Value]] = {
+    "*": lambda x, y: tidy(x * y), "/": divide, "%": modulo, "^": power}
+
+
+def scorer(success: Condition | None, failure: Condition | None) -> Callable[[Value], Value]:
+    """What one die counts for: its value, or 1 for a success (-1 for a failure, 0 otherwise)."""
+    if success is None:
+        return lambda v: v
+    if failure is None:
+        return lambda v: 1 if success.holds(v) else 0
+    return lambda v: 1 if success.holds(v) else (-1 if failure.holds(v) else 0)
+
 
 class _Builder:
     def __init__(self, tol: Fraction) -> None:
@@ -394,6 +600,12 @@ class _Builder:
             for op, operand in node.rest:
                 acc = self.arith(acc, op, self.of(operand))
             return acc
+        if isinstance(node, Function):
+            f = FUNCTIONS[node.name]
+            args = [self.of(a) for a in node.args]
+            if len(args) == 1:
+                return map_values(args[0], f.apply)
+            return _pairwise(args[0], args[1], f.apply)
         if isinstance(node, Dice):
             return self.dice(node)
         if isinstance(node, Group):
@@ -405,9 +617,7 @@ class _Builder:
             return add(a, b)
         if op == "-":
             return add(a, negate(b))
-        if op == "*":
-            return _pairwise(a, b, lambda x, y: x * y)
-        return _pairwise(a, b, lambda x, y: x // y)
+        return _pairwise(a, b, ARITHMETIC[op])
 
     def dice(self, d: Dice) -> Weights:
         counts = self.of(d.count)
@@ -417,69 +627,96 @@ class _Builder:
             sides_dist = self.of(d.sides)
         parts: list[tuple[int, Weights]] = []
         for s, ws in sides_dist.weights.items():
-            sides: int | str = d.sides if isinstance(d.sides, str) else s
-            for n, wn in counts.weights.items():
-                parts.append((ws * wn, self.term(d, sides, n)))
+            sides: int | str = d.sides if isinstance(d.sides, str) else int(s)
+            for n, wn in sorted(counts.weights.items(), reverse=True):  # the costliest first: refused at once
+                parts.append((ws * wn, self.term(d, sides, int(n))))
         if len(parts) == 1 and counts.denominator == 1 and sides_dist.denominator == 1:
             return parts[0][1]
         return mix(parts, counts.denominator * sides_dist.denominator)
 
     def term(self, d: Dice, sides: int | str, n: int) -> Weights:
-        if d.success is not None:
-            cond = d.success
-            if d.explode is not None and d.explode.kind == "!":
-                return repeat_sum(success_count(d, sides, cond, self.tol), n)
-            value = die_value(d, sides, self.tol)
-            if d.keep is not None:
-                return keep(value, n, d.keep, lambda v: 1 if cond.holds(v) else 0)
-            return repeat_sum(map_values(value, lambda v: 1 if cond.holds(v) else 0), n)
+        score = scorer(d.success, d.failure)
+        if d.unique:
+            return unique_pool(d, sides, n, score)
+        separate = d.explode is not None and d.explode.kind in ("!", "!p")
+        if separate and d.keep:
+            return exploding_pool(d, sides, n, score, self.tol)  # type: ignore[arg-type]
+        if separate and d.success is not None:
+            return repeat_sum(success_count(d, sides, score, self.tol), n)
         value = die_value(d, sides, self.tol)
-        if d.keep is not None:
-            return keep(value, n, d.keep)
-        return repeat_sum(value, n)
+        if d.keep:
+            return keep(value, n, d.keep, None if d.success is None else score)  # type: ignore[arg-type]
+        return repeat_sum(value if d.success is None else map_values(value, score), n)
 
     def group(self, g: Group) -> Weights:
+        score = scorer(g.success, g.failure)
+        if g.pools_dice:
+            return self.pool(g, score)
         items = [self.of(i) for i in g.items]
-        if g.keep is None:
-            if g.success is None:
-                acc = items[0]
-                for item in items[1:]:
-                    acc = add(acc, item)
-                return acc
-            cond = g.success
-            acc = constant(0)
-            for item in items:
-                acc = add(acc, map_values(item, lambda v: 1 if cond.holds(v) else 0))
-            return acc
-        return group_keep(items, g.keep, g.success)
+        if g.keep:
+            return group_keep(items, g.keep, score, counted=g.success is not None)
+        acc = constant(0)
+        for item in items:
+            acc = add(acc, item if g.success is None else map_values(item, score))
+        return acc
+
+    def pool(self, g: Group, score: Callable[[Value], Value]) -> Weights:
+        """``{4d6+3d8}k4``: the dice of every term, kept or counted as one pool."""
+        kinds: list[tuple[Weights, int]] = []
+        numbers = constant(0)
+        for term in pool_terms(g):
+            if isinstance(term, Number):
+                numbers = add(numbers, constant(term.value if g.success is None else 0))
+                continue
+            if not (isinstance(term.count, Number) and (isinstance(term.sides, (Number, str)))) or \
+                    (term.explode is not None and term.explode.kind in ("!", "!p")):
+                raise DiceLimitError("exact odds of a pooled group need dice with fixed counts and sides, "
+                                     "and no '!' or '!p' explosions", hint="roll it instead")
+            sides = term.sides if isinstance(term.sides, str) else int(term.sides.value)
+            kinds.append((die_value(term, sides, self.tol), int(term.count.value)))
+        lo, hi = kept_range(g.keep, sum(n for _, n in kinds))
+        return add(pool_ranks(kinds, lo, hi, score), numbers)  # type: ignore[arg-type]
 
 
-def group_keep(items: list[Weights], keep_rule: Keep, success: Condition | None) -> Weights:
-    """Keep/drop among the group's items. Identical items are order statistics (as for dice);
-    different ones are followed item by item, tracking the values kept so far."""
-    if all(item == items[0] for item in items[1:]):
-        score = (lambda v: 1 if success.holds(v) else 0) if success else None
-        return keep(items[0], len(items), keep_rule, score)
-    kept = kept_count(keep_rule, len(items))
-    highest = keep_rule.mode in ("kh", "dl")
-    states: dict[tuple[int, ...], int] = {(): 1}
+def group_keep(items: list[Weights], keeps: tuple[Keep, ...], score: Callable[[Value], Value],
+               counted: bool = False) -> Weights:
+    """Keep/drop among the group's items (``counted``: scored as successes, not added). Identical
+    items are order statistics (as for dice), fractions first scaled to whole numbers; different
+    ones are followed item by item, tracking the values that may still be kept."""
+    n = len(items)
+    lo, hi = kept_range(keeps, n)
+    if all(item == items[0] for item in items[1:]) and not any(type(v) is float for v in items[0].weights):
+        scale = math.lcm(*(Fraction(v).denominator for v in items[0].weights))
+        if scale == 1:
+            return keep_ranks(items[0], n, lo, hi, score)  # type: ignore[arg-type]
+        whole = Weights({int(v * scale): w for v, w in items[0].weights.items()}, items[0].denominator)
+        if counted:
+            return keep_ranks(whole, n, lo, hi, lambda v: score(Fraction(v, scale)))  # type: ignore[arg-type, return-value]
+        sums = keep_ranks(whole, n, lo, hi)
+        return Weights({tidy(Fraction(v, scale)): w for v, w in sums.weights.items()}, sums.denominator)
+    if hi <= lo:
+        return constant(0).scaled_by(1, 1) if n == 0 else Weights({0: math.prod(i.mass for i in items)},
+                                                                   math.prod(i.denominator for i in items))
+    from_top = n - hi <= lo
+    skip = n - hi if from_top else lo
+    end = skip + hi - lo
+    states: dict[tuple[Value, ...], int] = {(): 1}
     denominator = 1
     for item in items:
-        new: dict[tuple[int, ...], int] = {}
-        _meter.charge(len(states) * len(item.weights) * 25)
+        new: dict[tuple[Value, ...], int] = {}
+        _meter.charge(len(states) * len(item.weights) * 100)  # a sorted tuple a step: about 4 us
         if len(states) * len(item.weights) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while keeping from a group", limits.MAX_GROUP_WORK,
                                    hint="keep from fewer or smaller expressions")
         for state, w in states.items():
             for v, wv in item.weights.items():
-                merged = sorted(state + (v,), reverse=highest)[:kept]
-                key = tuple(merged)
+                key = tuple(sorted(state + (v,), reverse=from_top)[:end])  # type: ignore[type-var]
                 new[key] = new.get(key, 0) + w * wv
         states = new
         denominator *= item.denominator
-    out: dict[int, int] = {}
+    out: dict[Value, int] = {}
     for state, w in states.items():
-        total = sum(1 for v in state if success.holds(v)) if success else sum(state)
+        total = tidy_sum(sorted(score(v) for v in state[skip:end]))
         out[total] = out.get(total, 0) + w
     return Weights(out, denominator)
 
@@ -499,13 +736,24 @@ def _infinite_dice(node: Node) -> int:
         elif isinstance(n, Chain):
             stack.append(n.first)
             stack.extend(o for _, o in n.rest)
-        elif isinstance(n, (Negate,)):
+        elif isinstance(n, Negate):
             stack.append(n.operand)
+        elif isinstance(n, Function):
+            stack.extend(n.args)
         elif isinstance(n, Parens):
             stack.append(n.inner)
         elif isinstance(n, Group):
             stack.extend(n.items)
     return total
+
+
+def _order(v: Value) -> tuple[float, Value]:
+    """A sort key for totals: as a float first (fast, where a Fraction compared with a float is
+    slow), the exact value where floats tie (numbers too large for a float among them)."""
+    try:
+        return float(v), v
+    except OverflowError:
+        return (math.inf if v > 0 else -math.inf), v
 
 
 class Distribution:
@@ -516,19 +764,25 @@ class Distribution:
         self._w = weights
         mass = weights.mass
         self.residual = Fraction(weights.denominator - mass, weights.denominator)
-        self.min = min(weights.weights)
-        self.max = max(weights.weights)
+        # ordered as floats: comparing a Fraction with a float is slow, converting each once is not
+        self.min = min(weights.weights, key=_order)
+        self.max = max(weights.weights, key=_order)
         self._mass = mass
 
     @cached_property
     def probabilities(self) -> dict[int, Fraction]:
         d = self._w.denominator
-        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights)}
+        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=_order)}
+
+    @cached_property
+    def _exact_values(self) -> list[tuple[int | Fraction, int]]:
+        """The outcomes as exact numbers (a float from sqrt or log taken at its exact binary value)."""
+        return [(v if type(v) is int else Fraction(v), w) for v, w in self._w.weights.items()]
 
     @cached_property
     def mean_exact(self) -> Fraction:
         """The mean of the computed outcomes (for a cut chain, of all but the neglected tail)."""
-        return Fraction(sum(v * w for v, w in self._w.weights.items()), self._mass)
+        return Fraction(sum(v * w for v, w in self._exact_values), self._mass)
 
     @property
     def mean(self) -> float:
@@ -537,7 +791,7 @@ class Distribution:
     @cached_property
     def variance_exact(self) -> Fraction:
         m = self.mean_exact
-        second = Fraction(sum(v * v * w for v, w in self._w.weights.items()), self._mass)
+        second = Fraction(sum(v * v * w for v, w in self._exact_values), self._mass)
         return second - m * m
 
     @property

@@ -14,6 +14,7 @@ from rollbook.dice.tree import Condition, Dice
 from rollbook.dice.notation import dice_text
 
 FATE_FACES = (-1, 0, 1)
+FATE_ONE_FACES = (-1, 0, 0, 0, 0, 1)  # rpg-dice-roller's dF.1: a d6 read as 1 = -1, 6 = +1, else blank
 
 
 def faces_of(sides: int | str) -> Sequence[int]:
@@ -22,11 +23,29 @@ def faces_of(sides: int | str) -> Sequence[int]:
         return range(1, 101)
     if sides == "F":
         return FATE_FACES
+    if sides == "F.1":
+        return FATE_ONE_FACES
     return range(1, int(sides) + 1)
 
 
 def any_holds(conditions: tuple[Condition, ...], face: int) -> bool:
     return any(c.holds(face) for c in conditions)
+
+
+def reroll_conditions(d: Dice, faces: Sequence[int]) -> tuple[Condition, ...]:
+    """What ``r``/``ro`` rerolls: its conditions, or for a bare ``r`` the lowest face (as on Roll20)."""
+    assert d.reroll is not None
+    return d.reroll.conditions or (Condition("=", min(faces)),)
+
+
+def critical(d: Dice, value: int, faces: Sequence[int]) -> str | None:
+    """``cs``/``cf`` marks (the total never changes): "success", "failure" or None. Without a compare
+    point, the highest face is a critical success and the lowest a critical failure."""
+    if d.critical_success is not None and any_holds(d.critical_success or (Condition("=", max(faces)),), value):
+        return "success"
+    if d.critical_failure is not None and any_holds(d.critical_failure or (Condition("=", min(faces)),), value):
+        return "failure"
+    return None
 
 
 def clamp(d: Dice, face: int) -> int:
@@ -46,7 +65,8 @@ def roll_weights(d: Dice, faces: Sequence[int]) -> dict[int, int]:
     n = len(faces)
     weights: dict[int, int] = {}
     reroll = d.reroll
-    matching = [f for f in faces if reroll and any_holds(reroll.conditions, f)]
+    conditions = reroll_conditions(d, faces) if reroll else ()
+    matching = [f for f in faces if any_holds(conditions, f)]
     if not reroll or not matching:
         for f in faces:
             weights[clamp(d, f)] = weights.get(clamp(d, f), 0) + 1
@@ -92,25 +112,24 @@ def validate(d: Dice, sides: int | str) -> None:
             raise DiceError(f"a die needs at least 1 side, not {sides}", column=where, hint="e.g. d6")
         limits.check_sides(sides, where)
     faces = faces_of(sides)
-    if d.reroll and all(any_holds(d.reroll.conditions, f) for f in faces):
+    if d.reroll and all(any_holds(reroll_conditions(d, faces), f) for f in faces):
         word = "ro" if d.reroll.once else "r"
         raise DiceError(f"'{word}' would reroll every face of {name}", column=d.column_of("reroll") or None,
                         hint="the condition must leave some face standing")
+    if d.unique and (d.explode or d.open_ended):
+        raise DiceError("duplicates are rerolled among the dice as rolled, so 'u' cannot be combined with an "
+                        "explosion or an open-ended roll", column=d.column_of("unique") or None)
     if d.minimum is not None and d.maximum is not None and d.minimum > d.maximum:
-        raise DiceError(f"mi{d.minimum} is above ma{d.maximum}", column=d.column_of("ma") or None)
-    if d.explode and d.keep and d.explode.kind == "!":
-        raise DiceError("keep and drop count whole dice, and '!' adds separate ones",
-                        column=d.column_of("keep or drop") or None,
-                        hint="compound the explosions with '!!' (e.g. 4d6!!kh3)")
+        raise DiceError(f"mi{d.minimum} is above ma{d.maximum}", column=d.column_of("maximum") or None)
     weights = roll_weights(d, faces)
     total = sum(weights.values())
     if d.explode:
         top = max(weights)
         hot = sum(w for v, w in weights.items() if explodes(d, v, top))
-        if 2 * hot > total:
-            raise DiceError(f"'{d.explode.kind}' would explode on more than half the rolls of {name}",
+        if hot == total:  # any fewer, and a chain ends with probability 1
+            raise DiceError(f"'{d.explode.kind}' would explode on every roll of {name}",
                             column=d.column_of("explode") or None,
-                            hint="explode on fewer faces, e.g. ! (the highest face only)")
+                            hint="leave some face that does not explode, e.g. ! (the highest face only)")
     if d.open_ended:
         width = d.open_ended.width
         if width < 1 or 2 * width > len(faces):

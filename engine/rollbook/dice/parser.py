@@ -8,8 +8,11 @@ The grammar is documented, in EBNF, in docs/dice-notation.md.
 
 from __future__ import annotations
 
+import dataclasses
+from decimal import Decimal
+from fractions import Fraction
 from functools import lru_cache
-from typing import Callable, Literal, Mapping
+from typing import Callable, Mapping
 
 from rollbook.dice import limits
 from rollbook.dice.errors import DiceError, DiceSyntaxError
@@ -20,6 +23,7 @@ from rollbook.dice.tree import (
     Dice,
     Explode,
     Expression,
+    Function,
     Group,
     Keep,
     KeepMode,
@@ -29,13 +33,24 @@ from rollbook.dice.tree import (
     OpenEnded,
     Parens,
     Reroll,
+    SortOrder,
+    SpecialSides,
 )
+from rollbook.dice.functions import FUNCTIONS
 
 MAX_NUMBER_DIGITS = 9  # constants up to 999,999,999: enough for any table, small enough to stay fast
-COMPARISONS: tuple[Comparison, ...] = (">=", "<=", ">", "<", "=")  # longest first
+# longest first; '!=' is rpg-dice-roller's other spelling of '<>' (never after '!', where it explodes on '=')
+COMPARISONS: tuple[tuple[str, Comparison], ...] = ((">=", ">="), ("<=", "<="), ("<>", "<>"), ("!=", "<>"),
+                                                   (">", ">"), ("<", "<"), ("=", "="))
 KEEP_WORDS: dict[str, KeepMode] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl", "k": "kh", "d": "dl"}
 OPEN_WORDS = {"oe": "both", "oel": "low", "oeh": "high"}
-MODIFIER_WORDS = ("oel", "oeh", "oe", "kh", "kl", "dh", "dl", "ro", "mi", "ma", "k", "d", "r")  # longest first
+KEEP_ORDER = ("kh", "kl", "dh", "dl")  # rpg-dice-roller's: keep before drop (it matters only to the breakdown)
+SORT_WORDS: dict[str, SortOrder] = {"s": "a", "sa": "a", "sd": "d"}
+CLAMP_WORDS = {"mi": "minimum", "min": "minimum", "ma": "maximum", "max": "maximum"}
+MODIFIER_WORDS = ("min", "max", "oel", "oeh", "oe", "kh", "kl", "dh", "dl", "ro", "uo", "cs", "cf", "sa", "sd",
+                  "mi", "ma", "k", "d", "r", "u", "s", "f")  # longest first
+MODIFIER_HINT = ("modifiers are kh kl dh dl k d, r ro, u uo, ! !! !p !!p, oe oel oeh, min max, cs cf, s sa sd, "
+                 "a compare point (>= > <= < = <>) and f")
 EXAMPLE = "e.g. 1d20+5, 4d6kh3 or 2d6+1d4"
 
 
@@ -55,9 +70,18 @@ class _Parser:
 
     # --- characters -------------------------------------------------------------------------
     def skip(self) -> None:
+        """Past whitespace and ``/* comments */`` (rpg-dice-roller's; they are not shown)."""
         text, pos = self.text, self.pos
-        while pos < len(text) and text[pos].isspace():
-            pos += 1
+        while pos < len(text):
+            if text[pos].isspace():
+                pos += 1
+            elif text.startswith("/*", pos):
+                end = text.find("*/", pos + 2)
+                if end < 0:
+                    raise DiceSyntaxError("this '/*' comment is never closed", column=pos + 1, hint="end it with */")
+                pos = end + 2
+            else:
+                break
         self.pos = pos
 
     def peek(self) -> str:
@@ -95,6 +119,20 @@ class _Parser:
         if len(digits) > MAX_NUMBER_DIGITS:
             raise limits.too_many("digits in a number", MAX_NUMBER_DIGITS, column=col)
         return int(digits)
+
+    def decimal(self) -> int | Fraction:
+        """``3`` or ``1.45`` (read exactly: 29/20)."""
+        col = self.column()
+        whole = self.number("a number")
+        if self.text[self.pos:self.pos + 1] == "." and self.text[self.pos + 1:self.pos + 2].isdigit():
+            start = self.pos + 1
+            self.pos = start
+            while self.pos < len(self.text) and self.text[self.pos] in "0123456789":
+                self.pos += 1
+            if self.pos - start > MAX_NUMBER_DIGITS:
+                raise limits.too_many("digits in a number", MAX_NUMBER_DIGITS, column=col)
+            return Fraction(Decimal(f"{whole}.{self.text[start:self.pos]}"))
+        return whole
 
     def letters(self) -> str:
         """The run of ASCII letters at the cursor, not consumed: ``STR`` in ``2d10+STR``."""
@@ -134,11 +172,12 @@ class _Parser:
     # --- grammar ----------------------------------------------------------------------------
     def expression(self) -> Expression:
         if not self.text.strip():
-            raise DiceSyntaxError("the expression is empty", hint=EXAMPLE)
+            raise DiceSyntaxError("the expression is empty", column=1, hint=EXAMPLE)
         root = self.sum()
         label = None
-        if self.peek() == "#":
-            label = self.text[self.pos + 1:].strip() or None
+        if self.peek() == "#" or self.text.startswith("//", self.pos):
+            start = self.pos + (1 if self.text[self.pos] == "#" else 2)
+            label = self.text[start:].strip() or None
             self.pos = len(self.text)
         if self.peek() != "":
             ch = self.peek()
@@ -152,18 +191,24 @@ class _Parser:
         return self.chain("+-", self.product, after)
 
     def product(self, after: str | None = None) -> Node:
-        return self.chain("*/", self.unary, after)
+        return self.chain("*/%", self.unary, after)
 
     def chain(self, ops: str, operand: Callable[[str | None], Node], after: str | None) -> Node:
         first = operand(after)
         rest: list[tuple[str, Node]] = []
         columns: list[int] = []
-        while self.peek() != "" and self.peek() in ops:
+        while self.peek() != "" and self.peek() in ops and not self.at_power() and not self.at_comment():
             columns.append(self.column())
             op = self.text[self.pos]
             self.pos += 1
             rest.append((op, operand(op)))
         return Chain(first, tuple(rest), tuple(columns)) if rest else first
+
+    def at_power(self) -> bool:
+        return self.peek() == "^" or self.text.startswith("**", self.pos)
+
+    def at_comment(self) -> bool:
+        return self.text.startswith("//", self.pos)
 
     def unary(self, after: str | None = None) -> Node:
         if self.peek() == "-":
@@ -173,19 +218,53 @@ class _Parser:
             node = Negate(self.unary("-"), col)
             self.depth -= 1
             return node
-        return self.operand(after)
+        return self.power(after)
+
+    def power(self, after: str | None) -> Node:
+        """``2^3``, ``2**3``: binds tighter than ``*`` and than a minus before it (``-2^2`` is -4),
+        and from the right (``2^3^2`` is 2^9)."""
+        base = self.operand(after)
+        if not self.at_power():
+            return base
+        col = self.column()
+        self.pos += 1 if self.text[self.pos] == "^" else 2
+        self.enter(col)
+        exponent = self.unary("^")
+        self.depth -= 1
+        return Chain(base, (("^", exponent),), (col,))
 
     def operand(self, after: str | None) -> Node:
+        node = self.bare_operand(after)
+        if self.peek() == "[":
+            return self.labelled(node)
+        return node
+
+    def labelled(self, node: Node) -> Node:
+        """Roll20's ``2d6[fire]``: a label for the term before it."""
+        col = self.column()
+        end = self.text.find("]", self.pos)
+        if end < 0:
+            raise self.error("this '[' label is never closed", col, hint="e.g. 2d6[fire]")
+        text = self.text[self.pos + 1:end].strip() or None
+        if not isinstance(node, (Number, Dice, Group)):
+            raise self.error("a [label] follows dice, a group or a number", col, hint="e.g. 2d6[fire] + 1d4[cold]")
+        self.pos = end + 1
+        return dataclasses.replace(node, label=text)
+
+    def bare_operand(self, after: str | None) -> Node:
         ch = self.peek()
         col = self.column()
         if ch.isdigit():
-            count: Node = Number(self.number("a number"), col)
+            count: Node = Number(self.decimal(), col)
         elif ch == "(":
             count = self.parens()
         elif ch in ("d", "D") and reads_as_dice(self.letters()):
             return self.dice(Number(1, col), col)
         elif ch.isascii() and ch.isalpha():
-            count = self.named_value()
+            if self.letters().lower() in FUNCTIONS and self.text[self.pos + len(self.letters()):].lstrip()[:1] == "(":
+                count = self.function()  # may be a count: floor(7/2)d6
+            else:
+                count = self.named_value()
         elif ch == "{":
             return self.group()
         else:
@@ -197,6 +276,29 @@ class _Parser:
         if self.peek() in ("d", "D"):
             return self.dice(count, col)
         return count
+
+    def function(self) -> Function:
+        """``floor(1d6/2)``, ``max(1d6, 1d8)``: the name, then its arguments in parentheses."""
+        col = self.column()
+        name = self.letters().lower()
+        self.pos += len(name)
+        self.peek()
+        self.enter(col)
+        self.pos += 1  # the '('
+        args = [self.sum()]
+        while self.peek() == ",":
+            self.pos += 1
+            args.append(self.sum())
+        if self.peek() != ")":
+            raise self.error(f"expected ',' or ')' to close {name}( at column {col}, found {_describe(self.peek())}")
+        self.pos += 1
+        self.depth -= 1
+        wanted = FUNCTIONS[name].arity
+        if len(args) != wanted:
+            example = f"{name}(1d6, 1d8)" if wanted == 2 else f"{name}(1d6/2)"
+            raise self.error(f"{name} takes {wanted} argument{'s' if wanted > 1 else ''}, not {len(args)}", col,
+                             hint=f"e.g. {example}")
+        return Function(name, tuple(args), col)
 
     def parens(self) -> Node:
         col = self.column()
@@ -213,7 +315,7 @@ class _Parser:
         self.skip()
         self.pos += 1  # the d
         ch = self.peek()
-        sides: Node | Literal["%", "F"]
+        sides: Node | SpecialSides
         if ch.isdigit():
             sides = Number(self.number("a number of sides"), self.column())
         elif ch == "%":
@@ -222,6 +324,13 @@ class _Parser:
         elif ch in ("F", "f"):
             self.pos += 1
             sides = "F"
+            if self.text.startswith(".", self.pos):  # rpg-dice-roller's dF.2 (the usual) and dF.1
+                variant = self.text[self.pos + 1:self.pos + 2]
+                if variant not in ("1", "2"):
+                    raise self.error("a Fate die is dF, dF.2 (the same) or dF.1 (one -1, four blanks, one +1)",
+                                     self.pos + 1)
+                self.pos += 2
+                sides = "F.1" if variant == "1" else "F"
         elif ch == "(":
             sides = self.parens()
         else:
@@ -233,10 +342,10 @@ class _Parser:
         """``>=8``, ``<3``, ``=1`` or a bare face ``1``; None when absent and not required."""
         self.skip()
         col = self.column()
-        for op in COMPARISONS:
-            if self.text.startswith(op, self.pos):
-                self.pos += len(op)
-                return Condition(op, self.signed(f"a number after '{op}'"))
+        for written, op in COMPARISONS:
+            if self.text.startswith(written, self.pos):
+                self.pos += len(written)
+                return Condition(op, self.signed(f"a number after '{written}'"))
         if self.peek().isdigit():  # a bare face; negative ones need '=' (r=-1) so '3d6!-2' stays a sum
             return Condition("=", self.number("a face"))
         if required_after:
@@ -256,8 +365,8 @@ class _Parser:
     def dice_modifiers(self, dice: Dice) -> Dice:
         seen: dict[str, int] = {}
         fields: dict[str, object] = {}
-        rerolls: list[Condition] = []
-        explodes: list[Condition] = []
+        conditions: dict[str, list[Condition]] = {"reroll": [], "unique": [], "explode": [], "cs": [], "cf": []}
+        keeps: list[Keep] = []
 
         def once(name: str, col: int) -> None:
             if name in seen:
@@ -265,55 +374,86 @@ class _Parser:
                                  hint="give each kind of modifier once")
             seen[name] = col
 
+        def repeatable(name: str, word: str, once_word: str, col: int) -> None:
+            """r/ro, u/uo: conditions may repeat (r1r2), the two spellings may not be mixed."""
+            key = f"{name}_once"
+            if name in seen and (word == once_word) != fields[key]:
+                raise self.error(f"'{word[0]}' and '{once_word}' cannot be mixed on one die", col)
+            seen.setdefault(name, col)
+            fields[key] = word == once_word
+            cond = self.condition(None)
+            if cond is not None:
+                conditions[name].append(cond)
+
         while True:
             ch = self.peek()
             col = self.column()
             if ch.isalpha():
                 word = self.word()
                 if word in KEEP_WORDS:
-                    once("keep or drop", col)
-                    fields["keep"] = Keep(KEEP_WORDS[word], self.keep_count())
+                    mode = KEEP_WORDS[word]
+                    once(mode, col)
+                    seen.setdefault("keep or drop", col)
+                    keeps.append(Keep(mode, self.keep_count()))
                 elif word in ("r", "ro"):
-                    if "reroll" in seen and (word == "ro") != fields["reroll_once"]:
-                        raise self.error("'r' and 'ro' cannot be mixed on one die", col)
-                    seen.setdefault("reroll", col)
-                    fields["reroll_once"] = word == "ro"
-                    rerolls.append(self.condition(word))  # type: ignore[arg-type]
+                    repeatable("reroll", word, "ro", col)
+                elif word in ("u", "uo"):
+                    repeatable("unique", word, "uo", col)
                 elif word in OPEN_WORDS:
                     once("open-ended", col)
                     fields["open_ended"] = OpenEnded(OPEN_WORDS[word], self.optional_number() or 1)  # type: ignore[arg-type]
-                elif word in ("mi", "ma"):
-                    once("mi" if word == "mi" else "ma", col)
-                    fields["minimum" if word == "mi" else "maximum"] = self.signed(f"a number after {word!r}")
+                elif word in CLAMP_WORDS:
+                    once(CLAMP_WORDS[word], col)
+                    fields[CLAMP_WORDS[word]] = self.signed(f"a number after {word!r}")
+                elif word in ("cs", "cf"):
+                    seen.setdefault(word, col)
+                    cond = self.condition(None)
+                    if cond is not None:
+                        conditions[word].append(cond)
+                elif word in SORT_WORDS:
+                    once("sorting", col)
+                    fields["sort"] = SORT_WORDS[word]
+                elif word == "f":
+                    if "success" not in seen:
+                        raise self.error("'f' counts failures against successes: give the success first", col,
+                                         hint="e.g. 4d6>4f<3")
+                    once("failure", col)
+                    fields["failure"] = self.condition("f")
                 else:
-                    raise self.error(f"unknown modifier {word!r}", col,
-                                     hint="modifiers are kh kl dh dl k d r ro ! !! !p oe oel oeh mi ma and >= > <= < =")
+                    raise self.error(f"unknown modifier {word!r}", col, hint=MODIFIER_HINT)
             elif ch == "!":
                 kind = "!"
                 self.pos += 1
                 if self.text.startswith("!", self.pos):
                     kind, self.pos = "!!", self.pos + 1
-                elif self.text[self.pos:self.pos + 1] in ("p", "P"):
-                    kind, self.pos = "!p", self.pos + 1
+                if self.text[self.pos:self.pos + 1] in ("p", "P"):
+                    kind, self.pos = kind + "p", self.pos + 1
                 if "explode" in seen and fields["explode_kind"] != kind:
                     raise self.error(f"{kind!r} cannot be mixed with {fields['explode_kind']!r} on one die", col)
                 seen.setdefault("explode", col)
                 fields["explode_kind"] = kind
                 cond = self.condition(None)
                 if cond is not None:
-                    explodes.append(cond)
+                    conditions["explode"].append(cond)
             elif ch and ch in "<>=":
                 once("success", col)
                 fields["success"] = self.condition(None)
             else:
                 break
         if "reroll" in seen:
-            fields["reroll"] = Reroll(bool(fields.pop("reroll_once")), tuple(rerolls))
+            fields["reroll"] = Reroll(bool(fields.pop("reroll_once")), tuple(conditions["reroll"]))
+        if "unique" in seen:
+            fields["unique"] = Reroll(bool(fields.pop("unique_once")), tuple(conditions["unique"]))
         if "explode" in seen:
-            fields["explode"] = Explode(fields.pop("explode_kind"), tuple(explodes))  # type: ignore[arg-type]
+            fields["explode"] = Explode(fields.pop("explode_kind"), tuple(conditions["explode"]))  # type: ignore[arg-type]
+        for word, name in (("cs", "critical_success"), ("cf", "critical_failure")):
+            if word in seen:
+                fields[name] = tuple(conditions[word])
+        if keeps:
+            fields["keep"] = tuple(sorted(keeps, key=lambda k: KEEP_ORDER.index(k.mode)))
         if "explode" in seen and "open-ended" in seen:
             raise self.error("a die cannot both explode and be open-ended", max(seen["explode"], seen["open-ended"]),
-                             hint="use one of ! !! !p oe")
+                             hint="use one of ! !! !p !!p oe")
         return Dice(dice.count, dice.sides, column=dice.column, modifier_columns=tuple(seen.items()),
                     **fields)  # type: ignore[arg-type]
 
@@ -336,25 +476,32 @@ class _Parser:
             raise self.error(f"expected ',' or '}}' to close the '{{' at column {col}, found {_describe(self.peek())}")
         self.pos += 1
         self.depth -= 1
-        keep: Keep | None = None
-        success: Condition | None = None
+        keeps: list[Keep] = []
+        fields: dict[str, object] = {}
         while True:
             ch = self.peek()
             mcol = self.column()
             if ch.isalpha():
                 word = self.word()
-                if word not in KEEP_WORDS:
-                    raise self.error(f"a group takes only keep/drop and success modifiers, not {word!r}", mcol)
-                if keep is not None:
-                    raise self.error("a second keep or drop modifier on this group", mcol)
-                keep = Keep(KEEP_WORDS[word], self.keep_count())  # type: ignore[arg-type]
+                if word in KEEP_WORDS:
+                    if any(k.mode == KEEP_WORDS[word] for k in keeps):
+                        raise self.error(f"a second {KEEP_WORDS[word]} modifier on this group", mcol)
+                    keeps.append(Keep(KEEP_WORDS[word], self.keep_count()))
+                elif word in SORT_WORDS and "sort" not in fields:
+                    fields["sort"] = SORT_WORDS[word]
+                elif word == "f" and "success" in fields and "failure" not in fields:
+                    fields["failure"] = self.condition("f")
+                else:
+                    raise self.error(f"a group takes keep/drop, a compare point, f and s, not {word!r}", mcol,
+                                     hint="e.g. {4d6, 2d10}kh1 or {1d20+5, 1d20+3}>=15")
             elif ch and ch in "<>=":
-                if success is not None:
+                if "success" in fields:
                     raise self.error("a second success condition on this group", mcol)
-                success = self.condition(None)
+                fields["success"] = self.condition(None)
             else:
                 break
-        return Group(tuple(items), keep, success, col)
+        return Group(tuple(items), tuple(sorted(keeps, key=lambda k: KEEP_ORDER.index(k.mode))), column=col,
+                     **fields)  # type: ignore[arg-type]
 
 
 def reads_as_dice(word: str) -> bool:

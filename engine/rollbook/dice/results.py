@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from rollbook.dice.notation import canonical, dice_text, keep_success_text
-from rollbook.dice.tree import Dice, Expression, Group
+from rollbook.dice.notation import canonical, dice_text, group_modifiers_text, label_text, number_text
+from rollbook.dice.tree import Dice, Expression, Group, Value
 
 
 @dataclass(slots=True)
@@ -29,6 +29,8 @@ class Die:
     added: bool = False  # '!': this die was added by an explosion
     kept: bool = True
     success: bool | None = None
+    failure: bool = False  # counted against the successes (f<3)
+    critical: str | None = None  # cs/cf: "success" or "failure", marked only
     percentile: list[tuple[int, int]] | None = None  # d%: (tens, units) of each roll, 00+0 = 100
 
     def text(self, alone: bool = False) -> str:
@@ -42,10 +44,14 @@ class Die:
             body = str(self.value)
         if self.exploded:
             body += "!"
+        if self.critical:  # rpg-dice-roller's marks: 20** and 1__
+            body += "**" if self.critical == "success" else "__"
         if self.rerolled:
             body = " ".join(f"~~{r}~~" for r in self.rerolled) + " " + body
         if self.success:
             body = f"**{body}**"
+        elif self.failure:
+            body = f"_{body}_"
         if not self.kept:
             body = f"~~{body}~~"
         return body
@@ -65,6 +71,10 @@ class Die:
             out["added"] = True
         if self.success is not None:
             out["success"] = self.success
+        if self.failure:
+            out["failure"] = True
+        if self.critical:
+            out["critical"] = self.critical
         if self.percentile is not None:
             out["percentile"] = [{"tens": t, "units": u} for t, u in self.percentile]
         return out
@@ -75,7 +85,7 @@ class DiceResult:
 
     __slots__ = ("node", "sides", "_faces", "_kept", "_dice", "total", "computed")
 
-    def __init__(self, node: Dice, sides: int | str, total: int, *, faces: list[int] | None = None,
+    def __init__(self, node: Dice, sides: int | str, total: Value, *, faces: list[int] | None = None,
                  kept: list[bool] | None = None, dice: list[Die] | None = None,
                  computed: tuple[ResultNode | None, ResultNode | None] | None = None) -> None:
         self.node = node
@@ -137,33 +147,39 @@ def term_text(node: Dice) -> str:
 
 
 class GroupResult:
-    __slots__ = ("node", "items", "kept", "success", "total")
+    __slots__ = ("node", "items", "kept", "success", "total", "failed")
 
     def __init__(self, node: Group, items: list[ResultNode], kept: list[bool], success: list[bool | None],
-                 total: int) -> None:
+                 total: Value, failed: list[bool]) -> None:
         self.node, self.items, self.kept, self.success, self.total = node, items, kept, success, total
+        self.failed = failed
 
     def text(self) -> str:
         parts = []
-        for item, kept, ok in zip(self.items, self.kept, self.success):
+        for item, kept, ok, failed in zip(self.items, self.kept, self.success, self.failed):
             t = result_text(item)
             if ok:
                 t = f"**{t}**"
+            elif failed:
+                t = f"_{t}_"
             parts.append(t if kept else f"~~{t}~~")
-        return "{" + ", ".join(parts) + "}" + keep_success_text(self.node.keep, self.node.success)
+        return "{" + ", ".join(parts) + "}" + group_modifiers_text(self.node)
 
 
 class ValueResult:
-    """A constant, or an arithmetic node: its children's results and its own total."""
+    """A constant, or an arithmetic node or function: its children's results and its own total."""
 
-    __slots__ = ("kind", "parts", "ops", "total")
+    __slots__ = ("kind", "parts", "ops", "total", "label")
 
-    def __init__(self, kind: str, total: int, parts: tuple[ResultNode, ...] = (), ops: tuple[str, ...] = ()) -> None:
-        self.kind, self.total, self.parts, self.ops = kind, total, parts, ops
+    def __init__(self, kind: str, total: Value, parts: tuple[ResultNode, ...] = (), ops: tuple[str, ...] = (),
+                 label: str | None = None) -> None:
+        self.kind, self.total, self.parts, self.ops, self.label = kind, total, parts, ops, label
 
     def text(self) -> str:
         if self.kind == "number":
-            return str(self.total)
+            return number_text(self.total) + (label_text(self.label) if self.label else "")
+        if self.kind == "function":
+            return f"{self.ops[0]}(" + ", ".join(result_text(p) for p in self.parts) + ")"
         if self.kind == "negate":
             return "-" + result_text(self.parts[0])
         if self.kind == "parens":
@@ -198,6 +214,10 @@ def walk_dice(node: ResultNode) -> list[DiceResult]:
     return found
 
 
+def json_number(v: Value) -> int | float:
+    return v if isinstance(v, int) else float(v)
+
+
 class RollResult:
     """One roll of a whole expression."""
 
@@ -221,7 +241,7 @@ class RollResult:
     def text(self) -> str:
         """The breakdown: ``4d6kh3 (6, 5, ~~2~~, 4) = 15``."""
         if self._text is None:
-            body = f"{result_text(self.root)} = {self.total}"
+            body = f"{result_text(self.root)} = {number_text(self.total)}"
             self._text = f"{self.tree.label}: {body}" if self.tree.label else body
         return self._text
 
@@ -229,11 +249,15 @@ class RollResult:
     def dice(self) -> list[dict[str, Any]]:
         """Per term: its notation and each die's record."""
         return [{"term": dice_text(r.node), "total": r.total, "dice": [d.to_json() for d in r.dice]}
+                | ({"label": r.node.label} if r.node.label else {})
                 for r in walk_dice(self.root)]
 
     def to_json(self) -> dict[str, Any]:
-        return {"expression": self.expression, "total": self.total, "text": self.text, "dice": self.dice,
-                "label": self.label}
+        out = {"expression": self.expression, "total": json_number(self.total), "text": self.text,
+               "dice": self.dice, "label": self.label}
+        if not isinstance(self.total, int):  # a fraction or an irrational: the exact text beside the number
+            out["total_exact"] = number_text(self.total)
+        return out
 
     def __repr__(self) -> str:
         return f"<RollResult {self.text}>"

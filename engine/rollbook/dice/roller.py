@@ -14,11 +14,12 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from rollbook.dice import faces as F
-from rollbook.dice.checks import kept_count
+from rollbook.dice.checks import kept_range, pool_terms
 from rollbook.dice import limits
+from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.limits import Budget
 from rollbook.dice.results import Die, DiceResult, GroupResult, ResultNode, ValueResult
-from rollbook.dice.tree import Chain, Dice, Group, Keep, Negate, Node, Number, Parens
+from rollbook.dice.tree import Chain, Condition, Dice, Function, Group, Keep, Negate, Node, Number, Parens, Value
 
 
 @dataclass(frozen=True)
@@ -31,25 +32,27 @@ class DieModel:
     low: int | None  # open-ended thresholds (see faces.open_ends)
     high: int | None
     again: int | None
+    rerolls: tuple[Condition, ...]  # what r/ro reroll (a bare r: the lowest face)
 
 
 @lru_cache(maxsize=256)
 def model(d: Dice, sides: int | str) -> DieModel:
     faces = F.faces_of(sides)
     weights = F.roll_weights(d, faces)
-    standing = tuple(f for f in faces if not (d.reroll and F.any_holds(d.reroll.conditions, f)))
+    standing = tuple(f for f in faces if not (d.reroll and F.any_holds(F.reroll_conditions(d, faces), f)))
     low = high = again = None
     if d.open_ended:
         low, high, again = F.open_ends(d, faces)
-    return DieModel(faces, max(weights), standing, low, high, again)
+    rerolls = F.reroll_conditions(d, faces) if d.reroll else ()
+    return DieModel(faces, max(weights), standing, low, high, again, rerolls)
 
 
 # Every die rolled is spent from the request's budget (limits.Budget, limits.MAX_ROLLED).
 Runner = Callable[[random.Random, Budget], ResultNode]  # one node, compiled (see compile_tree)
 
-# '/' floors: the CharacterCodex rounds fractions down
-OPERATORS: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
-                                                   "/": operator.floordiv}
+# '/' divides exactly, as on Roll20 and in rpg-dice-roller; floor() gives the rule books' rounding down
+OPERATORS: dict[str, Callable[[Value, Value], Value]] = {"+": operator.add, "-": operator.sub, "*": operator.mul,
+                                                       "/": divide, "%": modulo, "^": power}
 
 
 def evaluate(node: Node, rng: random.Random, budget: Budget) -> ResultNode:
@@ -57,7 +60,12 @@ def evaluate(node: Node, rng: random.Random, budget: Budget) -> ResultNode:
 
 
 def _number(node: Number, rng: random.Random, budget: Budget) -> ValueResult:
-    return ValueResult("number", node.value)
+    return ValueResult("number", node.value, label=node.label)
+
+
+def _function(node: Function, rng: random.Random, budget: Budget) -> ValueResult:
+    args = tuple(evaluate(a, rng, budget) for a in node.args)
+    return ValueResult("function", FUNCTIONS[node.name].apply(*(a.total for a in args)), args, (node.name,))
 
 
 def chain_result(first: ResultNode, rest: Sequence[tuple[str, Runner]], ops: tuple[str, ...],
@@ -69,6 +77,8 @@ def chain_result(first: ResultNode, rest: Sequence[tuple[str, Runner]], ops: tup
         part = run(rng, budget)
         parts.append(part)
         total = OPERATORS[op](total, part.total)
+        if type(total) is not int:  # step by step, as the exact distributions do
+            total = tidy(total)
     return ValueResult("chain", total, tuple(parts), ops)
 
 
@@ -91,16 +101,18 @@ def _parens(node: Parens, rng: random.Random, budget: Budget) -> ValueResult:
     return ValueResult("parens", inner.total, (inner,))
 
 
-def keep_flags(values: list[int], keep: Keep | None) -> list[bool]:
-    """Which values a keep/drop leaves; among equal values the earlier ones are kept."""
+def keep_flags(values: Sequence[Value], keep: tuple[Keep, ...]) -> list[bool]:
+    """Which values the keep/drop modifiers leave; among equal values the earlier is kept (it ranks
+    higher, or lower when only the lowest are kept: ``3d6kh1`` and ``3d6kl1`` both keep the first
+    of two equal dice)."""
     n = len(values)
-    if keep is None:
+    if not keep:
         return [True] * n
-    kept_n = kept_count(keep, n)
-    highest = keep.mode in ("kh", "dl")
-    order = sorted(range(n), key=lambda i: (-values[i], i) if highest else (values[i], i))
+    lo, hi = kept_range(keep, n)
+    earlier_lower = lo == 0 and hi < n
+    order = sorted(range(n), key=lambda i: (values[i], i if earlier_lower else -i))  # ranks from the lowest
     flags = [False] * n
-    for i in order[:kept_n]:
+    for i in order[lo:hi]:
         flags[i] = True
     return flags
 
@@ -109,22 +121,23 @@ def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
     computed: tuple[ResultNode | None, ResultNode | None] | None = None
     count_node = d.count
     if isinstance(count_node, Number):
-        n = count_node.value
+        n = int(count_node.value)  # counts and sides were checked to be whole
     else:
         count_result = evaluate(count_node, rng, budget)
-        n = count_result.total
+        n = int(count_result.total)
         computed = (count_result, None)
     if isinstance(d.sides, str):
         sides: int | str = d.sides
     elif isinstance(d.sides, Number):
-        sides = d.sides.value
+        sides = int(d.sides.value)
     else:
         sides_result = evaluate(d.sides, rng, budget)
-        sides = sides_result.total
+        sides = int(sides_result.total)
         computed = (computed[0] if computed else None, sides_result)
     budget.spend(n)  # the first roll of each die; rerolls and explosions are spent as they come
     plain = not (d.reroll or d.explode or d.open_ended or d.minimum is not None or d.maximum is not None
-                 or sides == "%")
+                 or sides in ("%", "F.1") or d.unique or d.failure or d.critical_success is not None
+                 or d.critical_failure is not None or d.sort)
     if plain:  # the fast path: faces only
         below = _below(rng)
         if sides == "F":
@@ -145,18 +158,49 @@ def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
     dice: list[Die] = []
     for _ in range(n):
         dice.extend(_one_die(d, sides, m, rng, budget))
-    values = [die.value for die in dice]
-    for die, k in zip(dice, keep_flags(values, d.keep)):
-        die.kept = k
-    if d.success:
-        total = 0
+    if d.unique:
+        _make_unique(d, sides, m, dice, rng, budget)
+    total = score_dice(dice, d.keep, d.success, d.failure)
+    if d.critical_success is not None or d.critical_failure is not None:
         for die in dice:
-            if die.kept:
-                die.success = d.success.holds(die.value)
-                total += die.success
-    else:
-        total = sum(die.value for die in dice if die.kept)
+            die.critical = F.critical(d, die.value, m.faces)
+    if d.sort:
+        dice.sort(key=lambda die: die.value, reverse=d.sort == "d")
     return DiceResult(d, sides, total, dice=dice, computed=computed)
+
+
+def score_dice(dice: list[Die], keep: tuple[Keep, ...], success: Condition | None, failure: Condition | None) -> int:
+    """Keep or drop among the dice, then their total: the kept values added, or the successes
+    counted (less the failures)."""
+    for die, k in zip(dice, keep_flags([die.value for die in dice], keep)):
+        die.kept = k
+    if success is None:
+        return sum(die.value for die in dice if die.kept)
+    total = 0
+    for die in dice:
+        if die.kept:
+            die.success = success.holds(die.value)
+            die.failure = not die.success and failure is not None and failure.holds(die.value)
+            total += die.success - die.failure
+    return total
+
+
+def _make_unique(d: Dice, sides: int | str, m: DieModel, dice: list[Die], rng: random.Random, budget: Budget) -> None:
+    """``u``: each die showing a value an earlier die shows (and meeting the compare point, if one
+    is given) is rolled again until it does not; ``uo``: once (rpg-dice-roller's order of dice)."""
+    assert d.unique is not None
+    seen: set[int] = set()
+    for die in dice:
+        while die.value in seen and (not d.unique.conditions or F.any_holds(d.unique.conditions, die.value)):
+            budget.spend(1)
+            if len(die.rerolled) > limits.MAX_CHAIN:
+                raise limits.too_many("rerolls of one die", limits.MAX_CHAIN)
+            die.rerolled.append(die.value)
+            die.clamped_from = None
+            die.value = _roll_once(d, sides, m, rng, die, budget)
+            if d.unique.once:
+                break
+        seen.add(die.value)
 
 
 _RANDRANGE = random.Random.randrange
@@ -180,6 +224,8 @@ def _face(sides: int | str, rng: random.Random, die: Die) -> int:
         return tens * 10 + units or 100
     if sides == "F":
         return rng.randrange(3) - 1
+    if sides == "F.1":
+        return F.FATE_ONE_FACES[rng.randrange(6)]
     return rng.randrange(int(sides)) + 1
 
 
@@ -191,7 +237,7 @@ def _roll_once(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: 
     reroll = d.reroll
     if reroll:
         times = 0
-        while F.any_holds(reroll.conditions, face):
+        while F.any_holds(m.rerolls, face):
             budget.spend(1)
             die.rerolled.append(face)
             times += 1
@@ -215,22 +261,25 @@ def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random, budget:
     explode = d.explode
     if explode is None and d.open_ended is None:
         return [die]
-    if explode is not None and explode.kind == "!":
+    penetrate = explode is not None and explode.kind.endswith("p")  # each extra roll counts one less
+    if explode is not None and explode.kind in ("!", "!p"):  # separate dice
         out = [die]
-        while F.explodes(d, out[-1].value, m.top):
+        natural = value
+        while F.explodes(d, natural, m.top):  # penetrating dice explode on what they show before the -1
             out[-1].exploded = True
             _check_chain(out, budget)
             extra = Die(sides, 0, [], added=True)
-            extra.value = _roll_once(d, sides, m, rng, extra, budget)
+            natural = _roll_once(d, sides, m, rng, extra, budget)
+            extra.value = natural - penetrate
             out.append(extra)
         return out
     parts = [value]
-    if explode is not None:  # '!!' compounds, '!p' penetrates: one die, a chain of parts
+    if explode is not None:  # '!!' and '!!p' compound: one die, a chain of parts
         last = value
         while F.explodes(d, last, m.top):
             _check_chain(parts, budget)
             last = _roll_once(d, sides, m, rng, die, budget)
-            parts.append(last - 1 if explode.kind == "!p" else last)
+            parts.append(last - penetrate)
     else:
         sign = 0
         if m.high is not None and value >= m.high:
@@ -258,19 +307,45 @@ def _check_chain(parts: list[Die] | list[int], budget: Budget) -> None:
 
 
 def roll_group(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
+    if g.pools_dice:
+        return _roll_pool(g, rng, budget)
     items = [evaluate(i, rng, budget) for i in g.items]
     values = [i.total for i in items]
     kept = keep_flags(values, g.keep)
+    success: list[bool | None] = [None] * len(items)
+    failed = [False] * len(items)
     if g.success:
-        success: list[bool | None] = [g.success.holds(v) if k else None for v, k in zip(values, kept)]
-        total = sum(1 for s in success if s)
+        for i, (v, k) in enumerate(zip(values, kept)):
+            if k:
+                success[i] = g.success.holds(v)
+                failed[i] = not success[i] and g.failure is not None and g.failure.holds(v)
+        total: Value = sum(map(bool, success)) - sum(failed)
+    elif g.keep:  # in the order the exact distributions add them
+        total = tidy_sum(sorted(v for v, k in zip(values, kept) if k))
     else:
-        success = [None] * len(items)
-        total = sum(v for v, k in zip(values, kept) if k)
-    return GroupResult(g, items, kept, success, total)
+        total = tidy_sum(values)
+    order = list(range(len(items)))
+    if g.sort:
+        order.sort(key=lambda i: values[i], reverse=g.sort == "d")
+    return GroupResult(g, [items[i] for i in order], [kept[i] for i in order], [success[i] for i in order], total,
+                       [failed[i] for i in order])
 
 
-_EVALUATE: dict[type, Callable[..., ResultNode]] = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate, Parens: _parens, Group: roll_group}
+def _roll_pool(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
+    """``{4d6+3d8}k4``: the dice of every term in one pool, kept, dropped or counted together."""
+    terms = [evaluate(t, rng, budget) for t in pool_terms(g)]
+    rolled = [t for t in terms if isinstance(t, DiceResult)]
+    dice = [die for t in rolled for die in t.dice]
+    counted = score_dice(dice, g.keep, g.success, g.failure)
+    for t in rolled:
+        t.total = sum(die.value for die in t.dice if die.kept) if g.success is None else 0
+    total = counted if g.success is not None else sum(t.total for t in terms)
+    item: ResultNode = terms[0] if len(terms) == 1 else ValueResult("chain", total, tuple(terms), ("+",) * (len(terms) - 1))
+    return GroupResult(g, [item], [True], [None], total, [False])
+
+
+_EVALUATE: dict[type, Callable[..., ResultNode]] = {Number: _number, Dice: roll_dice, Chain: _chain, Negate: _negate,
+                                                    Parens: _parens, Group: roll_group, Function: _function}
 
 
 # --- compiled rollers ---------------------------------------------------------------------------
@@ -280,7 +355,7 @@ _EVALUATE: dict[type, Callable[..., ResultNode]] = {Number: _number, Dice: roll_
 
 def compile_tree(node: Node) -> Runner:
     if isinstance(node, Number):
-        shared = ValueResult("number", node.value)  # results are never changed: one serves every roll
+        shared = ValueResult("number", node.value, label=node.label)  # results are never changed: one serves every roll
         return lambda rng, budget: shared
     if isinstance(node, Parens):
         inner = compile_tree(node.inner)
@@ -307,17 +382,18 @@ def _compile_chain(node: Chain) -> Runner:
         def plus(rng: random.Random, budget: Budget) -> ValueResult:
             a = first(rng, budget)
             b = second(rng, budget)
-            return ValueResult("chain", a.total + b.total, (a, b), ops)
+            total = a.total + b.total
+            return ValueResult("chain", total if type(total) is int else tidy(total), (a, b), ops)
 
         return plus
     return lambda rng, budget: chain_result(first(rng, budget), rest, ops, rng, budget)
 
 
 def _compile_plain(d: Dice) -> Runner:
-    n = d.count.value  # type: ignore[union-attr]
-    sides = d.sides.value  # type: ignore[union-attr]
+    n = int(d.count.value)  # type: ignore[union-attr]
+    sides = int(d.sides.value)  # type: ignore[union-attr]
     keep = d.keep
-    if n == 1 and keep is None:
+    if n == 1 and not keep:
         def one(rng: random.Random, budget: Budget) -> DiceResult:
             budget.left -= 1  # budget.spend(1), inlined on the hottest path
             if budget.left < 0:
@@ -334,7 +410,7 @@ def _compile_plain(d: Dice) -> Runner:
             budget.spend(0)
         below = rng._randbelow if type(rng).randrange is _RANDRANGE else rng.randrange  # type: ignore[attr-defined]
         faces = [below(sides) + 1 for _ in range(n)]
-        if keep is None:
+        if not keep:
             return DiceResult(d, sides, sum(faces), faces=faces)
         kept = keep_flags(faces, keep)
         return DiceResult(d, sides, sum([f for f, k in zip(faces, kept) if k]), faces=faces, kept=kept)

@@ -29,7 +29,7 @@ def roll_total(expression: str, rng: random.Random) -> int:
     """Roll ``expression`` with the dice engine and return its total."""
     from rollbook.dice import roll  # imported late: the dice engine loads its parser on first use
 
-    return roll(expression, rng).total
+    return int(roll(expression, rng).total)  # the rule sets' expressions are whole: dice and + -
 
 
 def given_or_rolled(value: int | None, expression: str, rng: random.Random) -> int:

@@ -17,10 +17,16 @@ def seeded(expression: str, seed: int = 1):
 
 @pytest.mark.parametrize(
     ("expression", "total"),
-    [("7", 7), ("2+3*4", 14), ("(2+3)*4", 20), ("7/2", 3), ("-7/2", -4), ("7/-2", -4), ("-(7/2)", -3),
-     ("10-2-3", 5), ("2*3/4", 1), ("1 + 2 # label", 3), ("--3", 3)],
+    [("7", 7), ("2+3*4", 14), ("(2+3)*4", 20), ("7/2", Fraction(7, 2)), ("-7/2", Fraction(-7, 2)),
+     ("floor(7/2)", 3), ("floor(-7/2)", -4), ("ceil(7/2)", 4), ("round(7/2)", 4), ("round(-7/2)", -4),
+     ("floor(7/-2)", -4), ("-floor(7/2)", -3), ("10-2-3", 5), ("2*3/4", Fraction(3, 2)), ("6/3", 2),
+     ("1 + 2 # label", 3), ("--3", 3), ("1.45", Fraction(29, 20)), ("7 % 3", 1), ("-7 % 3", 2), ("2^10", 1024),
+     ("2**-1", Fraction(1, 2)), ("-2^2", -4), ("2^3^2", 512), ("abs(-3)", 3), ("sign(-3)", -1), ("max(2, 5)", 5),
+     ("min(2, 5)", 2), ("pow(3, 2)", 9), ("sqrt(9/4)", Fraction(3, 2))],
 )
-def test_constants_and_arithmetic_follow_floor_division(expression, total):
+def test_constants_and_arithmetic_divide_exactly(expression, total):
+    """'/' divides exactly, as on Roll20 and in rpg-dice-roller; floor/ceil/round give the rule
+    books' rounding down (CharacterCodex) and the other readings."""
     assert seeded(expression).total == total
     d = distribution(expression)
     assert d.probabilities == {total: Fraction(1)}
@@ -131,8 +137,10 @@ def test_sums_of_dice_and_constants():
     assert d.probabilities == {v: Fraction(1, 20) for v in range(6, 26)}
     d = distribution("2d6*3")
     assert set(d.probabilities) == set(range(6, 37, 3))
-    d = distribution("1d6/2")
+    d = distribution("floor(1d6/2)")
     assert d.probabilities == {0: Fraction(1, 6), 1: Fraction(1, 3), 2: Fraction(1, 3), 3: Fraction(1, 6)}
+    d = distribution("1d6/2")
+    assert d.probabilities == {Fraction(v, 2): Fraction(1, 6) for v in range(1, 7)}
     d = distribution("1d100-1d20")
     assert (d.min, d.max) == (-19, 99)
     assert d.mean == pytest.approx(50.5 - 10.5)

@@ -63,7 +63,7 @@ def test_prob_text(capsys):
 
 @pytest.mark.parametrize(
     ("argv", "column"),
-    [(["roll", "1d"], 3), (["prob", "2d6+"], 5), (["roll", "4d6kh3kl1"], 7), (["prob", "2d6r<7"], 4)],
+    [(["roll", "1d"], 3), (["prob", "2d6+"], 5), (["roll", "4d6kh3kh1"], 7), (["prob", "2d6r<7"], 4)],
 )
 def test_bad_input_exits_2_with_one_line_naming_the_column(capsys, argv, column):
     code, out, err = run_cli(capsys, *argv)

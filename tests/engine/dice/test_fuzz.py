@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from dice_strategies import ALPHABET, expressions, mutated
 from rollbook import api
-from rollbook.dice import distribution, roll
+from rollbook.dice import DiceError, DiceLimitError, distribution, roll
 from rollbook.errors import RollbookError
 
 IN_BROWSER = sys.platform == "emscripten"  # Pyodide runs slower: time only on CPython
@@ -26,6 +26,8 @@ def answer(text: str) -> None:
             step()
         except RollbookError as error:
             assert str(error) and "\n" not in str(error)
+            if isinstance(error, DiceError) and not isinstance(error, DiceLimitError):
+                assert error.column, f"{text!r}: no column in {error}"  # the widget points at it
     assert IN_BROWSER or time.perf_counter() - start < QUICK, text
 
 
@@ -51,7 +53,17 @@ def test_hostile_inputs():
     for text in ["(" * 5000, "-" * 5000 + "1", "{" * 500, "1d6" + "!" * 500, "9" * 5000, "1" + "+1" * 499,
                  "1000d10000", "1000d10000kh999", "999d2!", "1000d100>=50", "20d10000", "10d10000kh5",
                  "{" + ",".join(["1d100"] * 20) + "}kh10", "(1d1000)d1000", "1d10000*1d10000",
-                 "1d10000/1d10000", "d10000oe5000", "1000dF", "\x00", "１d6", "1d6\n+2", "1d6 # " + "x" * 900]:
+                 "1d10000/1d10000", "d10000oe5000", "1000dF", "\x00", "１d6", "1d6\n+2", "1d6 # " + "x" * 900,
+                 # the notation of issue 10
+                 "2^" * 300 + "2", "pow(" * 40 + "2" + ", 2)" * 40, "9^9^9", "1000^1000", "1.5^1000",
+                 "exp(exp(exp(1d6)))", "sqrt(" * 30 + "1d6" + ")" * 30, "1/3" * 300, "(1/3)" + "*(1/3)" * 200,
+                 "1000d100u", "30d30u", "20d20uo", "12d12u", "1000d6!k999", "1000d6!d1", "999d2!p kh500",
+                 "100d6!>=2k50", "5000d6", "2500d100+2500d100", "{1000d6+1000d8}k999", "{50d6+50d8}k50",
+                 "d100!>1", "d10000!>1", "10d10000!<9999kh5", "1d6" + "[x]" * 300, "1d6 /*" + "*" * 900,
+                 "{" + ",".join(["1d20/3"] * 20) + "}kh10", "1d1000/1d1000+1d1000/1d999", "1.123456789d6",
+                 "sin(1d10000)*cos(1d10000)", "tan(1d10000)^2", "10d10cs>1cf<10sd", "4dF.1" * 200,
+                 "999999999*" * 40 + "1", "(1d4!)^1000", "(1d4!)^10*(1d4!)^10", "{50d6+50d8}k50",
+                 "{20d6+20d8+20d10}k10"]:
         answer(text)
 
 

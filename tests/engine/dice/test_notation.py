@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rollbook.dice import DiceError, DiceLimitError, DiceSyntaxError, canonical, parse
 from rollbook.dice.parser import parse_tree
-from rollbook.dice.tree import (Chain, Condition, Dice, Explode, Expression, Group, Keep, Negate, Number, OpenEnded,
-                                Parens, Reroll)
+from rollbook.dice.tree import (Chain, Condition, Dice, Explode, Expression, Function, Group, Keep, Negate, Number,
+                                OpenEnded, Parens, Reroll)
 
 
 @pytest.mark.parametrize(
@@ -27,6 +29,21 @@ from rollbook.dice.tree import (Chain, Condition, Dice, Explode, Expression, Gro
         (" 4 d 6 kh 3 + 2 ", "4d6kh3 + 2"), ("(1+1)d6", "(1 + 1)d6"), ("2d(3*2)", "2d(3 * 2)"),
         ("-1d6", "-1d6"), ("--3", "--3"), ("2*-3", "2 * -3"), ("(1d4)d6", "(1d4)d6"),
         ("d20oekh1", "1d20oekh1"), ("3d6!-2", "3d6! - 2"),
+        # rpg-dice-roller and Roll20 (issue 10)
+        ("4d6min3", "4d6mi3"), ("4d6max3", "4d6ma3"), ("4d10dh1dl2", "4d10dh1dl2"), ("4d10dl2dh1", "4d10dh1dl2"),
+        ("3d10k1dh1", "3d10kh1dh1"), ("d6r", "1d6r"), ("d6ro", "1d6ro"), ("2d6r<>3", "2d6r<>3"),
+        ("2d6r!=3", "2d6r<>3"), ("2d6<>4", "2d6<>4"), ("2d6!=4", "2d6!4"), ("2d6!!=4", "2d6!!4"),
+        ("2d6!<>4", "2d6!<>4"), ("4d6u", "4d6u"), ("4d6u=5", "4d6u=5"), ("3d8uo>6", "3d8uo>6"),
+        ("2d20cs", "2d20cs"), ("4d10cs>7", "4d10cs>7"), ("2d20cf", "2d20cf"), ("6d4cf=2", "6d4cf=2"),
+        ("4d6s", "4d6sa"), ("4d6sd", "4d6sd"), ("4d6>4f<3", "4d6>4f<3"), ("4dF.1", "4dF.1"), ("4dF.2", "4dF"),
+        ("2d6!p", "2d6!p"), ("2d6!!p", "2d6!!p"), ("2d6!!p>4", "2d6!!p>4"), ("5d10!k2", "5d10kh2!"),
+        ("4d6r>=5cs", "4d6r>=5cs"), ("d6rcs>=5", "1d6cs>=5r"), ("{4d6+3d8}k4", "{4d6 + 3d8}kh4"),
+        ("{1d20, 1d20}>10f<3sd", "{1d20, 1d20}>10f<3sd"), ("round(4d10/3)", "round(4d10 / 3)"),
+        ("MAX( 1d6 ,1d8 )", "max(1d6, 1d8)"), ("pow(2d4, 2)", "pow(2d4, 2)"), ("1d20+1.45", "1d20 + 1.45"),
+        ("d15%2", "1d15 % 2"), ("3d20^4", "3d20 ^ 4"), ("3d20**4", "3d20 ^ 4"), ("2^3^2", "2 ^ 3 ^ 2"),
+        ("-2^2", "-2 ^ 2"), ("floor(7/2)d6", "floor(7 / 2)d6"), ("2d6[fire] + 1d4[ cold ]", "2d6[fire] + 1d4[cold]"),
+        ("5[bonus]+1d6", "5[bonus] + 1d6"), ("{1d6, 1d8}kh1[best]", "{1d6, 1d8}kh1[best]"),
+        ("1d20+5 // Climb", "1d20 + 5 # Climb"), ("1d20 /* a */ + /* b */ 5", "1d20 + 5"),
     ],
 )
 def test_canonical_form(text, expected):
@@ -62,14 +79,36 @@ def test_precedence():
         ("(1d6", 5, "expected ')' to close the '(' at column 1"),
         ("1d6)", 4, "closes no '('"),
         ("4d6x", 4, "unknown modifier 'x'"),
-        ("4d6kh3kl1", 7, "a second keep or drop"),
-        ("1d20ro", 7, "expected a face or a comparison after 'ro'"),
+        ("4d6kh3kh1", 7, "a second kh modifier"),
+        ("1d20f<3", 5, "'f' counts failures against successes"),
+        ("1d20>3f", 8, "expected a face or a comparison after 'f'"),
         ("{1d6", 5, "to close the '{' at column 1"),
-        ("{1d6}r1", 6, "a group takes only"),
+        ("{1d6}r1", 6, "a group takes keep/drop"),
         ("2d6r<7", 4, "reroll every face"),
-        ("1d6!<7", 4, "explode on more than half"),
+        ("1d6!<7", 4, "explode on every roll"),
         ("1d6oe4", 4, "cannot be open-ended"),
-        ("4d6!kh3", 5, "keep and drop count whole dice"),
+        ("4d6!u", 5, "'u' cannot be combined with an explosion"),
+        ("5d3u", 4, "5 dice cannot all show different faces"),
+        ("sqrt(1d6-3)", 1, "the value inside sqrt() can be negative"),
+        ("log(1d6-1)", 1, "the value inside log() can be zero or negative"),
+        ("floor(1, 2)", 1, "floor takes 1 argument, not 2"),
+        ("max(1d6)", 1, "max takes 2 arguments, not 1"),
+        ("max(1d6, 2", 11, "to close max( at column 1"),
+        ("(7/2)d6", 1, "the number of dice must be a whole number"),
+        ("2d(1d6/2)", 1, "the number of sides must be a whole number"),
+        ("2^2000", 2, "an exponent can be at most 1,000"),
+        ("(1d6-3)^0.5", 8, "not whole needs a base that cannot be negative"),
+        ("(1d6!)^11", 7, "a base that can explode can be raised to a power of at most 10"),
+        ("999999999*" * 34 + "1", 1, "this total can be far too large"),
+        ("(1d3-2)^-1", 8, "the base of a negative power can be zero"),
+        ("7 % (1d3-1)", 3, "the divisor can be zero"),
+        ("1d6 /* open", 5, "this '/*' comment is never closed"),
+        ("2d6[fire", 4, "this '[' label is never closed"),
+        ("(2d6)[fire]", 6, "a [label] follows dice, a group or a number"),
+        ("4dF.3", 4, "a Fate die is dF, dF.2 (the same) or dF.1"),
+        ("{1d6, 1d8}f<2", 11, "a group takes keep/drop"),
+        ("{4d6-3d8}k4", 1, "the dice must be added together"),
+        ("{4d6kh3+3d8}k4", 2, "kept, dropped or counted by the group"),
         ("1/(1d6-1)", 2, "the divisor can be zero"),
         ("5/0", 2, "the divisor is zero"),
         ("(1d6-4)d6", 1, "the number of dice can be negative"),
@@ -78,6 +117,9 @@ def test_precedence():
         ("1d20oe!", 7, "cannot both explode and be open-ended"),
         ("3d6!!!", 6, "cannot be mixed"),
         ("1d%!", 4, None),
+        ("4d6!kh3", 0, None),
+        ("1d20ro", 0, None),
+        ("4d6kh3kl1", 0, None),
     ],
 )
 def test_errors_name_the_column(text, column, words):
@@ -99,8 +141,8 @@ def test_empty_expression():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("1001d6", "at most 1,000 dice in one roll"),
-        ("600d6+600d6", "at most 1,000 dice in one roll"),
+        ("5001d6", "at most 5,000 dice in one roll"),
+        ("3000d6+3000d6", "at most 5,000 dice in one roll"),
         ("1d10001", "at most 10,000 sides on a die"),
         ("1" + "+1" * 600, "at most 1,000 characters"),
         ("(" * 40 + "1" + ")" * 40, "at most 32 levels of nesting"),
@@ -123,24 +165,40 @@ def test_long_flat_sums_do_not_recurse():
 
 # --- print/parse round trip on generated trees -------------------------------------------------
 
-numbers = st.integers(min_value=0, max_value=50).map(Number)
-comparisons = st.sampled_from(["=", "<", "<=", ">", ">="])
+numbers = st.one_of(st.integers(min_value=0, max_value=50),
+                    st.integers(1, 999).map(lambda k: Fraction(k, 100))).map(Number)
+comparisons = st.sampled_from(["=", "<>", "<", "<=", ">", ">="])
 conditions = st.builds(Condition, comparisons, st.integers(min_value=-3, max_value=30))
+some_conditions = st.lists(conditions, max_size=2).map(tuple)
+KEEP_ORDER = ["kh", "kl", "dh", "dl"]
+keeps = st.lists(st.builds(Keep, st.sampled_from(KEEP_ORDER), st.integers(0, 9)), max_size=3,
+                 unique_by=lambda k: k.mode).map(lambda ks: tuple(sorted(ks, key=lambda k: KEEP_ORDER.index(k.mode))))
+labels = st.none() | st.text(alphabet="abc XYZ", min_size=1, max_size=6).map(str.strip).filter(bool)
+
+
+@st.composite
+def dice_term(draw, counts, sides_expr):
+    success = draw(st.none() | conditions)
+    return Dice(
+        count=draw(counts),
+        sides=draw(st.one_of(st.integers(1, 100).map(Number), st.sampled_from(["%", "F", "F.1"]), sides_expr)),
+        reroll=draw(st.none() | st.builds(Reroll, st.booleans(), some_conditions)),
+        explode=draw(st.none() | st.builds(Explode, st.sampled_from(["!", "!!", "!p", "!!p"]), some_conditions)),
+        minimum=draw(st.none() | st.integers(-2, 9)),
+        maximum=draw(st.none() | st.integers(-2, 9)),
+        unique=draw(st.none() | st.builds(Reroll, st.booleans(), some_conditions)),
+        keep=draw(keeps),
+        success=success,
+        failure=draw(st.none() | conditions) if success else None,
+        critical_success=draw(st.none() | some_conditions),
+        critical_failure=draw(st.none() | some_conditions),
+        sort=draw(st.none() | st.sampled_from(["a", "d"])),
+        label=draw(labels),
+    )
 
 
 def dice(counts, sides_expr):
-    return st.builds(
-        Dice,
-        count=counts,
-        sides=st.one_of(st.integers(1, 100).map(Number), st.sampled_from(["%", "F"]), sides_expr),
-        reroll=st.none() | st.builds(Reroll, st.booleans(), st.lists(conditions, min_size=1, max_size=2).map(tuple)),
-        explode=st.none() | st.builds(Explode, st.sampled_from(["!", "!!", "!p"]),
-                                      st.lists(conditions, max_size=2).map(tuple)),
-        minimum=st.none() | st.integers(-2, 9),
-        maximum=st.none() | st.integers(-2, 9),
-        keep=st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]), st.integers(0, 9)),
-        success=st.none() | conditions,
-    )
+    return dice_term(counts, sides_expr)
 
 
 def open_dice(counts):
@@ -148,17 +206,29 @@ def open_dice(counts):
                      open_ended=st.builds(OpenEnded, st.sampled_from(["both", "low", "high"]), st.integers(1, 9)))
 
 
+@st.composite
+def group(draw, inner):
+    items = tuple(draw(st.lists(inner, min_size=1, max_size=3)))
+    success = draw(st.none() | conditions)
+    return Group(items, draw(keeps), success, draw(st.none() | conditions) if success else None,
+                 draw(st.none() | st.sampled_from(["a", "d"])), draw(labels))
+
+
+def functions(inner):
+    return st.one_of(st.builds(lambda name, a: Function(name, (a,)), st.sampled_from(["abs", "floor", "ceil", "round",
+                                                                                   "sign", "sqrt", "log", "sin"]), inner),
+                     st.builds(lambda name, a, b: Function(name, (a, b)), st.sampled_from(["max", "min", "pow"]),
+                               inner, inner))
+
+
 def trees():
     def extend(inner):
         parens = inner.map(Parens)
-        unary = st.one_of(numbers, parens, dice(st.one_of(numbers, parens), parens), open_dice(numbers),
-                          st.lists(inner, min_size=1, max_size=3).flatmap(
-                              lambda items: st.builds(Group, st.just(tuple(items)),
-                                                      st.none() | st.builds(Keep, st.sampled_from(["kh", "kl"]),
-                                                                            st.integers(0, 3)),
-                                                      st.none() | conditions)))
-        unary = st.one_of(unary, unary.map(Negate))
-        product = st.one_of(unary, st.builds(Chain, unary, st.lists(st.tuples(st.sampled_from("*/"), unary),
+        operand = st.one_of(numbers, parens, dice(st.one_of(numbers, parens, functions(inner)), parens),
+                            open_dice(numbers), group(inner), functions(inner))
+        unary = st.deferred(lambda: st.one_of(operand, power, unary.map(Negate)))
+        power = st.builds(lambda base, exponent: Chain(base, (("^", exponent),)), operand, unary)
+        product = st.one_of(unary, st.builds(Chain, unary, st.lists(st.tuples(st.sampled_from("*/%"), unary),
                                                                     min_size=1, max_size=3).map(tuple)))
         return st.one_of(product, st.builds(Chain, product, st.lists(st.tuples(st.sampled_from("+-"), product),
                                                                      min_size=1, max_size=3).map(tuple)))
