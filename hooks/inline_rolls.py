@@ -41,9 +41,14 @@ def roll_element(expression: str, label: str | None) -> etree.Element:
     return element
 
 
+# OpenCore's abilities: an inline roll may name them (2d10+STR); the page fills them in from the
+# active character, so the build checks the expression with each of them standing for a number.
+ABILITY_VALUES = {code: 50 for code in ("STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM")}
+
+
 def check_expression(expression: str) -> None:
     """RollbookError unless the engine can roll ``expression`` (ability names count as values)."""
-    parse(re.sub(r"\b[A-Z]{3}\b", "0", expression))
+    parse(expression, ABILITY_VALUES)
 
 
 class InlineRollProcessor(InlineProcessor):

@@ -92,6 +92,7 @@ export function checkRoll(value, path = "roll") {
     vars: named(value.vars ?? {}, `${path}.vars`),
     seed: integer(value.seed, `${path}.seed`, { min: 0 }),
     total: number(value.total, `${path}.total`),
+    total_text: text(value.total_text, `${path}.total_text`, { optional: true, max: 40 }), // exact, e.g. "7/2"
     text: text(value.text, `${path}.text`),
     page: text(value.page, `${path}.page`, { optional: true, max: 500 }),
     link: text(value.link, `${path}.link`, { optional: true, max: 1000 }),

@@ -49,6 +49,7 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
     vars,
     seed,
     total: result.total,
+    total_text: result.total_exact ?? null,
     text: result.text,
     page: pagePath(),
   });

@@ -345,3 +345,13 @@ def test_every_tool_page_as_a_whole_has_no_serious_accessibility_violations(
     finally:
         context.close()
     assert outside.urls == []
+
+
+def test_a_total_that_divides_is_shown_exactly_and_its_odds_in_order(phone, base_url: str) -> None:
+    expected = engine("roll", expression="1d6/3", seed=4)
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/?expression=" + quote("1d6/3") + "&seed=4")
+    assert total(page) == expected["total_exact"]
+    totals = page.locator(".rollbook-distribution tbody th")
+    expect(totals).to_have_text(["1/3", "2/3", "1", "4/3", "5/3", "2"], timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator(".rollbook-stats")).to_contain_text("0.3333")

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkKept, exportKept, KeptError, KeptStore, MAX_LOG, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
+import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
 
 class MemoryStorage {
   constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; }
@@ -18,7 +18,7 @@ const scores = { STR: 80, DEX: 33, AGL: 95, CON: 46, INT: 89, PER: 95, WIS: 84, 
 const character = (id, overrides = {}) => ({ id, name: "Buck", scores, hp_roll: 60, created: "2026-11-30T18:00:00.000Z", ...overrides });
 
 test("a valid file is read back exactly as exported", () => {
-  const kept = { log: [roll("a")], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c" };
+  const kept = { log: [checkRoll(roll("a"))], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c" };
   const back = parseKeptFile(exportKept(kept, new Date("2026-12-01T00:00:00Z")));
   assert.deepEqual(back, kept);
 });

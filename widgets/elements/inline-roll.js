@@ -70,7 +70,7 @@ class InlineRoll extends RollbookElement {
         starting ? "starting the dice engine…"
         : this.busy ? "rolling…"
         : this.problem ? html`<span class="rollbook-problem">${this.problem}</span>`
-        : this.result ? html`<strong>${this.result.total}</strong> <span class="rollbook-roll__text">${breakdown(this.result.text)}</span>`
+        : this.result ? html`<strong>${this.result.total_exact ?? this.result.total}</strong> <span class="rollbook-roll__text">${breakdown(this.result.text)}</span>`
         : nothing}</output>`;
   }
 }

@@ -51,7 +51,7 @@ class RollLog extends RollbookElement {
       <div role="log" aria-live="polite" aria-labelledby="rollbook-log-title"><ol class="rollbook-log__entries">
         ${entries.map((entry) => html`<li class="rollbook-log__entry">
           <p class="rollbook-log__what"><span class="rollbook-log__label">${entry.label}</span>
-            <strong class="rollbook-log__total">${entry.total}</strong></p>
+            <strong class="rollbook-log__total">${entry.total_text ?? entry.total}</strong></p>
           <p class="rollbook-log__text"><code>${breakdown(entry.text)}</code></p>
           <p class="rollbook-log__meta">
             <time datetime=${entry.at}>${clock(entry.at)}</time>

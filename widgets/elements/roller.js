@@ -119,7 +119,7 @@ class DiceRoller extends RollbookElement {
     return html`
       ${this.asked.shared ? html`<p class="rollbook-answer__shared">A shared roll (seed ${this.asked.seed}): the same dice as on the device it came from.</p>` : nothing}
       <p class="rollbook-total"><span class="rollbook-total__label">${this.asked.label || result.expression}</span>
-        <output class="rollbook-total__value">${result.total}</output></p>
+        <output class="rollbook-total__value">${shownTotal(result)}</output></p>
       ${diceOfRoll(result)}
       <p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p>
       <p class="rollbook-share"><a href=${link}>Link to this roll</a></p>`;
@@ -140,6 +140,22 @@ class DiceRoller extends RollbookElement {
   }
 }
 
+/** A total as the engine wrote it: exact ("7/2") where the notation divides, else the number. */
+export function shownTotal(result) {
+  return result.total_exact ?? String(result.total);
+}
+
+/** "7/2" or "3" or "3.31662479036" as a number, for ordering and drawing only. */
+function value(text) {
+  const [top, bottom = "1"] = String(text).split("/");
+  return Number(top) / Number(bottom);
+}
+
+/** A float the engine sent for a range end (min, max): short, as a reader writes it. */
+function short(number) {
+  return Number.isInteger(number) ? String(number) : String(Number(number.toPrecision(4)));
+}
+
 function chanceLine(result, name, words) {
   if (result[name] === undefined) return nothing;
   const low = result[`p_${name}`];
@@ -151,14 +167,15 @@ function chanceLine(result, name, words) {
 /** Mean, range, chances and every total as a table whose bars are drawn from its own numbers
  *  (<progress> elements: no style attribute, which the site's Content Security Policy refuses). */
 export function distributionView(result) {
-  const rows = Object.entries(result.distribution).map(([total, p]) => [Number(total), p]).sort((a, b) => a[0] - b[0]);
-  const share = (p) => { const [t, b = "1"] = p.split("/"); return Number(t) / Number(b); };
+  // totals are exact text ("7/2" where the notation divides): ordered by their value, shown as written
+  const rows = Object.entries(result.distribution).sort((a, b) => value(a[0]) - value(b[0]));
+  const share = value;
   const peak = Math.max(...rows.map(([, p]) => share(p)));
   return html`
     <dl class="rollbook-stats">
-      <div><dt>Mean</dt><dd>${Number(result.mean.toFixed(4))}</dd></div>
-      <div><dt>Min</dt><dd>${result.min}</dd></div>
-      <div><dt>Max</dt><dd>${result.max}</dd></div>
+      <div><dt>Mean</dt><dd>${short(result.mean)}</dd></div>
+      <div><dt>Min</dt><dd>${short(result.min)}</dd></div>
+      <div><dt>Max</dt><dd>${short(result.max)}</dd></div>
       <div><dt>Spread (SD)</dt><dd>${Number(result.stdev.toFixed(3))}</dd></div>
     </dl>
     ${chanceLine(result, "at_least", "At least")}
