@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from rollbook import tables
+from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import RollbookError
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
@@ -363,12 +363,13 @@ def _character_working(hero: opencore.Character) -> list[Result]:
         value = hero.composites[code]
         working = f"({' + '.join(str(hero.abilities[a]) for a in codes)}) / {len(codes)} = {total} / {len(codes)}"
         working += f" = {_quotient(total, len(codes))}" + ("" if total % len(codes) == 0 else f", rounded half up: {value}")
-        rulings = ["opencore-composite-rounding"] + (["opencore-sdac-name"] if code == "SDAC" else [])
+        applied = ["opencore-composite-rounding"] + (["opencore-sdac-name"] if code == "SDAC" else [])
         steps.append({"name": code, "value": value, "rule": tables.composite_formula(composite), "working": working,
-                      "rulings": rulings})
+                      "rulings": applied})
     con = hero.abilities["CON"]
     raw = hero.hp_roll - con
     steps.append({"name": "HP", "value": hero.hp, "rule": "1d100 - CON",
                   "working": f"{hero.hp_roll} - {con} = {raw}" + ("" if raw == hero.hp else f", at least {hero.hp}"),
                   "rulings": [] if raw == hero.hp else ["opencore-hp-minimum"]})
-    return steps
+    # each ruling with its title, for a link the reader can follow ("Comeliness stays between 1 and 100")
+    return [{**step, "rulings": [{"id": ruling, "title": rulings.get(ruling).title} for ruling in step["rulings"]]} for step in steps]
