@@ -6,3 +6,4 @@ import "./elements/roller.js";
 import "./elements/log.js";
 import "./elements/inline-roll.js";
 import "./elements/kept-data.js";
+import "./elements/character.js";

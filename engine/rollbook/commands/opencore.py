@@ -363,7 +363,7 @@ def _character_working(hero: opencore.Character) -> list[Result]:
         value = hero.composites[code]
         working = f"({' + '.join(str(hero.abilities[a]) for a in codes)}) / {len(codes)} = {total} / {len(codes)}"
         working += f" = {_quotient(total, len(codes))}" + ("" if total % len(codes) == 0 else f", rounded half up: {value}")
-        applied = ["opencore-composite-rounding"] + (["opencore-sdac-name"] if code == "SDAC" else [])
+        applied = ([] if total % len(codes) == 0 else ["opencore-composite-rounding"]) + (["opencore-sdac-name"] if code == "SDAC" else [])
         steps.append({"name": code, "value": value, "rule": tables.composite_formula(composite), "working": working,
                       "rulings": applied})
     con = hero.abilities["CON"]

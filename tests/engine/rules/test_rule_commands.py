@@ -60,7 +60,8 @@ def test_opencore_character_shows_its_working_step_by_step(capsys):
     ("CHA=90,COM=10", 50, "COM", "10 - 25 = -15, kept within 1 to 100: 1", ["opencore-com-limits"]),
     ("CHA=90,COM=60", 50, "COM", "60 - 25 = 35", []),
     ("CON=90", 20, "HP", "20 - 90 = -70, at least 1", ["opencore-hp-minimum"]),
-    ("STR=10,DEX=10,AGL=10,CON=10", 50, "SDAC", "(10 + 10 + 10 + 10) / 4 = 40 / 4 = 10", ["opencore-composite-rounding", "opencore-sdac-name"]),
+    ("STR=10,DEX=10,AGL=10,CON=10", 50, "SDAC", "(10 + 10 + 10 + 10) / 4 = 40 / 4 = 10", ["opencore-sdac-name"]),
+    ("INT=10,PER=10,WIS=11", 50, "IPW", "(10 + 10 + 11) / 3 = 31 / 3 = 10.33..., rounded half up: 10", ["opencore-composite-rounding"]),
 ])
 def test_opencore_character_working_names_the_rulings_it_applies(capsys, scores, hp_roll, name, working, rulings):
     out = run(capsys, "opencore", "character", "--scores", scores, "--hp-roll", str(hp_roll), "--seed", "3")
