@@ -48,7 +48,7 @@ class RollLog extends RollbookElement {
       </div>
       ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
       ${this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing}
-      <ol class="rollbook-log__entries" role="log" aria-live="polite" aria-labelledby="rollbook-log-title">
+      <div role="log" aria-live="polite" aria-labelledby="rollbook-log-title"><ol class="rollbook-log__entries">
         ${entries.map((entry) => html`<li class="rollbook-log__entry">
           <p class="rollbook-log__what"><span class="rollbook-log__label">${entry.label}</span>
             <strong class="rollbook-log__total">${entry.total}</strong></p>
@@ -58,9 +58,9 @@ class RollLog extends RollbookElement {
             ${entry.page ? html` · <a href=${new URL(entry.page, SITE_ROOT).href}>${entry.page}</a>` : nothing}
             · <a href=${shareLink(SITE_ROOT, "tools/roller/", LINK, entry)} aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>
           </p>
-          <button type="button" class="md-button" aria-label=${`Roll ${entry.label} again`} @click=${() => this.#again(entry)}>Roll again</button>
+          <button type="button" class="md-button" @click=${() => this.#again(entry)}>Roll again<span class="rollbook-visually-hidden"> (${entry.label})</span></button>
         </li>`)}
-      </ol>
+      </ol></div>
       ${entries.length ? nothing : html`<p class="rollbook-log__empty">No rolls yet. Rolls made anywhere on the site (the dice in the rules text too) appear here.</p>`}
     `;
   }

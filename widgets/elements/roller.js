@@ -164,7 +164,7 @@ export function distributionView(result) {
     ${chanceLine(result, "at_least", "At least")}
     ${chanceLine(result, "at_most", "At most")}
     ${result.residual !== "0" ? html`<p class="rollbook-note">Open-ended chains are cut where less than ${percent(result.residual)} is left; the odds are exact up to that.</p>` : nothing}
-    <div class="rollbook-distribution">
+    <div class="rollbook-distribution" tabindex="0" role="region" aria-label="Chance of each total">
       <table>
         <caption>Chance of each total</caption>
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
