@@ -169,6 +169,8 @@ class CharacterGenerator extends RollbookElement {
   }
 
   #startOver() {
+    this.asked++; // an answer still on its way belongs to the character left behind
+    this.busy = false;
     this.draft = blankDraft();
     this.answer = null;
     this.problem = null;
