@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
+from fractions import Fraction
 from typing import Annotated, Literal
 
+from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import RollbookError
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
@@ -69,6 +71,7 @@ def character(
         "perception": summary["perception"],
         "hp_roll": hero.hp_roll,
         "hp": hero.hp,
+        "working": _character_working(hero),
         "text": "\n".join(lines),
     }
 
@@ -621,3 +624,47 @@ def roll_values(
         values["STR"] = opencore.strength_term(values["STR"], opencore.Options(str_damage=str_damage))
     text = ", ".join(f"{code} = {value}" for code, value in values.items())
     return {"values": values, "str_damage": str_damage, "text": text}
+
+
+# --- the character's working, step by step (for the character generator's sheet) -------------
+
+
+def _quotient(total: int, count: int) -> str:
+    """209 / 4 -> "52.25"; 214 / 3 -> "71.33..." (the dots say it goes on)."""
+    exact = Fraction(total, count)
+    shown = f"{float(exact):.2f}".rstrip("0").rstrip(".")
+    return shown if Fraction(shown) == exact else shown + "..."
+
+
+def _character_working(hero: opencore.Character) -> list[Result]:
+    """How COM, each composite and HP were reached: the rule, the numbers and the rulings used."""
+    cha, rolled_com, com = hero.abilities["CHA"], hero.rolled["COM"], hero.abilities["COM"]
+    row = opencore.comeliness_row(cha)
+    if row is None:
+        com_step = {"rule": f"CHA {cha} is exactly 50: COM stays as rolled", "working": f"COM {com}",
+                    "rulings": ["opencore-com-at-cha-50"]}
+    else:
+        shift = row["shift"]
+        shifted = rolled_com + shift
+        most = tables.get("opencore.comeliness").settings["most"]
+        kept_in = "" if shifted == com else f", kept within {opencore.ABILITY_LOW} to {most}: {com}"
+        com_step = {"rule": f"CHA {cha} is {tables.comeliness_condition(row)}: {tables.comeliness_change(row)}",
+                    "working": f"{rolled_com} {'+' if shift >= 0 else '-'} {abs(shift)} = {shifted}{kept_in}",
+                    "rulings": ["opencore-com-limits"] if kept_in else []}
+    steps: list[Result] = [{"name": "COM", "value": com, **com_step}]
+    for composite in tables.get("opencore.composites").rows:
+        code, codes = composite["code"], composite["abilities"]
+        total = sum(hero.abilities[a] for a in codes)
+        value = hero.composites[code]
+        working = f"({' + '.join(str(hero.abilities[a]) for a in codes)}) / {len(codes)} = {total} / {len(codes)}"
+        working += f" = {_quotient(total, len(codes))}" + ("" if total % len(codes) == 0 else f", rounded half up: {value}")
+        applied = ([] if total % len(codes) == 0 else ["opencore-composite-rounding"]) + (["opencore-sdac-name"] if code == "SDAC" else [])
+        steps.append({"name": code, "value": value, "rule": tables.composite_formula(composite), "working": working,
+                      "rulings": applied})
+    con = hero.abilities["CON"]
+    raw = hero.hp_roll - con
+    steps.append({"name": "HP", "value": hero.hp, "rule": "1d100 - CON",
+                  "working": f"{hero.hp_roll} - {con} = {raw}" + ("" if raw == hero.hp else f", at least {hero.hp}"),
+                  "rulings": [] if raw == hero.hp else ["opencore-hp-minimum"]})
+    # each ruling with its title, for a link the reader can follow ("Comeliness stays between 1 and 100")
+    return [{**step, "rulings": [{"id": ruling, "title": rulings.get(ruling).title} for ruling in step["rulings"]]} for step in steps]

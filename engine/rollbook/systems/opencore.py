@@ -91,15 +91,21 @@ def round_half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
+def comeliness_row(cha: int) -> tables.Row | None:
+    """The row of the Charisma rule that applies to ``cha``; None at exactly 50
+    (ruling opencore-com-at-cha-50)."""
+    for row in tables.get("opencore.comeliness").rows:  # the shifts and the cap are the page's table
+        if cha < row.get("cha_below", ABILITY_LOW) or cha >= row.get("cha_from", ABILITY_HIGH + 1):
+            return row
+    return None
+
+
 def comeliness(cha: int, com: int) -> int:
     """COM after the Charisma rule: +25 below CHA 50, -25 from 51, unchanged at exactly 50
     (ruling opencore-com-at-cha-50), kept within 1..100 (ruling opencore-com-limits)."""
-    table = tables.get("opencore.comeliness")  # the shifts and the cap are the page's table
-    for row in table.rows:
-        if cha < row.get("cha_below", ABILITY_LOW) or cha >= row.get("cha_from", ABILITY_HIGH + 1):
-            com += row["shift"]
-            break
-    return max(ABILITY_LOW, min(table.settings["most"], com))
+    row = comeliness_row(cha)
+    shifted = com + (row["shift"] if row else 0)
+    return max(ABILITY_LOW, min(tables.get("opencore.comeliness").settings["most"], shifted))
 
 
 def composite(code: str, abilities: Mapping[str, int]) -> int:

@@ -39,6 +39,36 @@ def test_opencore_character_buck_hunter(capsys):
     assert Fraction(out["perception"]["chance"]) == Fraction(4, 100)
 
 
+def test_opencore_character_shows_its_working_step_by_step(capsys):
+    """The seed's Buck Hunter, worked out as the character generator's sheet shows it."""
+    out = run(capsys, "opencore", "character", "--scores", BUCK, "--hp-roll", "96")
+    steps = {step["name"]: step for step in out["working"]}
+    assert list(steps) == ["COM", "SDAC", "IPW", "CC", "HP"]
+    assert steps["COM"] == {"name": "COM", "value": 100, "rule": "CHA 17 is low (less than 50): add 25 to the COM score",
+                            "working": "92 + 25 = 117, kept within 1 to 100: 100",
+                            "rulings": [{"id": "opencore-com-limits", "title": "Comeliness stays between 1 and 100"}]}
+    assert steps["SDAC"]["working"] == "(76 + 80 + 21 + 32) / 4 = 209 / 4 = 52.25, rounded half up: 52"
+    assert steps["IPW"]["working"] == "(86 + 96 + 32) / 3 = 214 / 3 = 71.33..., rounded half up: 71"
+    assert steps["CC"]["working"] == "(17 + 100) / 2 = 117 / 2 = 58.5, rounded half up: 59"
+    assert (steps["HP"]["rule"], steps["HP"]["working"], steps["HP"]["value"]) == ("1d100 - CON", "96 - 32 = 64", 64)
+    for step in out["working"]:
+        assert step["value"] == {**out["composites"], "COM": out["abilities"]["COM"], "HP": out["hp"]}[step["name"]]
+
+
+@pytest.mark.parametrize(("scores", "hp_roll", "name", "working", "rulings"), [
+    ("CHA=50,COM=10,CON=90", 20, "COM", "COM 10", ["opencore-com-at-cha-50"]),
+    ("CHA=90,COM=10", 50, "COM", "10 - 25 = -15, kept within 1 to 100: 1", ["opencore-com-limits"]),
+    ("CHA=90,COM=60", 50, "COM", "60 - 25 = 35", []),
+    ("CON=90", 20, "HP", "20 - 90 = -70, at least 1", ["opencore-hp-minimum"]),
+    ("STR=10,DEX=10,AGL=10,CON=10", 50, "SDAC", "(10 + 10 + 10 + 10) / 4 = 40 / 4 = 10", ["opencore-sdac-name"]),
+    ("INT=10,PER=10,WIS=11", 50, "IPW", "(10 + 10 + 11) / 3 = 31 / 3 = 10.33..., rounded half up: 10", ["opencore-composite-rounding"]),
+])
+def test_opencore_character_working_names_the_rulings_it_applies(capsys, scores, hp_roll, name, working, rulings):
+    out = run(capsys, "opencore", "character", "--scores", scores, "--hp-roll", str(hp_roll), "--seed", "3")
+    step = next(step for step in out["working"] if step["name"] == name)
+    assert (step["working"], [ruling["id"] for ruling in step["rulings"]]) == (working, rulings)
+
+
 def test_opencore_character_rolls_what_is_missing(capsys):
     first = run(capsys, "opencore", "character", "--scores", "STR=50", "--seed", "8")
     again = run(capsys, "opencore", "character", "--scores", "STR=50", "--seed", "8")

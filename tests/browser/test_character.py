@@ -1,0 +1,323 @@
+"""The OpenCore character generator (tools/character/) in a real Chromium at phone size: every
+number on screen is checked against the engine on CPython for the same inputs or seed."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+ABILITIES = {"STR": "Strength", "DEX": "Dexterity", "AGL": "Agility", "CON": "Constitution", "INT": "Intelligence",
+             "PER": "Perception", "WIS": "Wisdom", "CHA": "Charisma", "COM": "Comeliness"}
+# The seed's worked example (000_*.txt, "Buck Hunter"), as a player would type it from real dice.
+BUCK = {"STR": 76, "DEX": 80, "AGL": 21, "CON": 32, "INT": 86, "PER": 96, "WIS": 32, "CHA": 17, "COM": 92}
+SAVES = ["Physical Toughness", "Reflex", "Willpower", "Awareness", "Concentration", "Perception"]
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    """What the engine answers on CPython: the reference for every number on screen."""
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def scores_text(scores: dict[str, int]) -> str:
+    return ",".join(f"{code}={score}" for code, score in scores.items())
+
+
+def percent(fraction: str) -> str:
+    """The page's way of writing a chance (widgets/elements/dice.js percent)."""
+    value = Fraction(fraction) * 100
+    if value in (0, 100):
+        return f"{value}%"
+    return f"{float(value):.{3 if value < 1 else 2}f}".rstrip("0").rstrip(".") + "%"
+
+
+def open_generator(page: Page, base_url: str, query: str = "") -> None:
+    page.goto(base_url + "tools/character/" + query)
+
+
+def wait_for_sheet(page: Page) -> None:
+    expect(page.locator("[data-score=HP]")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+
+
+def roll_character(page: Page) -> None:
+    page.get_by_role("button", name="Roll a character").click()
+    wait_for_sheet(page)
+
+
+def keep(page: Page, name: str) -> dict[str, Any]:
+    """Name the character on screen, keep it, and return it as stored."""
+    page.get_by_label("Character name").fill(name)
+    page.get_by_role("button", name="Keep this character").click()
+    expect(page.locator(".rollbook-done")).to_contain_text(f"{name} is kept in this browser")
+    return next(c for c in kept(page)["characters"] if c["name"] == name)
+
+
+def kept(page: Page) -> dict[str, Any]:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"characters\": []}')")
+
+
+def score_field(page: Page, code: str) -> Any:
+    """An ability's field, by its visible label ("Strength STR")."""
+    return page.get_by_label(f"{ABILITIES[code]} {code}", exact=True)
+
+
+def fields_on_screen(page: Page) -> dict[str, int]:
+    values = {code: score_field(page, code).input_value() for code in ABILITIES}
+    values["hp_roll"] = page.get_by_label("HP roll").input_value()
+    return {field: int(value) for field, value in values.items()}
+
+
+def assert_sheet_is(page: Page, expected: dict[str, Any]) -> None:
+    """Every number the sheet shows is the engine's: scores, HP, composites, checks, working."""
+    assert fields_on_screen(page) == {**expected["rolled"], "hp_roll": expected["hp_roll"]}
+    expect(page.locator("[data-score=HP]")).to_have_text(str(expected["hp"]))
+    for code, value in expected["composites"].items():
+        expect(page.locator(f"[data-score={code}]")).to_have_text(str(value))
+    checks = {**{c["name"]: c for c in expected["saves"].values()}, "Perception": expected["perception"]}
+    expect(page.locator(".rollbook-sheet__saves tbody th")).to_have_text(SAVES)
+    for name, check in checks.items():
+        row = page.locator(f".rollbook-sheet__saves tr[data-check='{name}']")
+        expect(row).to_contain_text(f"{check['rule']} ({check['target']})")
+        expect(row.locator(".rollbook-sheet__chance")).to_have_text(percent(check["chance"]))
+        if check["chance"] not in ("0", "1"):
+            expect(row).to_contain_text(check["chance"])
+    for step in expected["working"]:
+        item = page.locator(f".rollbook-sheet__working li[data-step={step['name']}]")
+        expect(item).to_contain_text(f"{step['name']} {step['value']}: {step['rule']}")
+        expect(item.locator("code")).to_have_text(step["working"])
+        expect(item.locator(".rollbook-sheet__ruling a")).to_have_text([r["title"] for r in step["rulings"]])
+    changed = expected["abilities"]["COM"] != expected["rolled"]["COM"]
+    expect(page.locator(".rollbook-score__after")).to_have_count(1 if changed else 0)
+    if changed:
+        expect(page.locator(".rollbook-score__after")).to_have_text(
+            f"COM becomes {expected['abilities']['COM']} by the Charisma rule")
+
+
+# --- making a character -------------------------------------------------------------------
+
+
+def test_a_rolled_character_is_exactly_the_engines_for_its_seed(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    expect(page.locator(".rollbook-answer__hint")).to_contain_text("type the nine scores and the HP roll")
+    roll_character(page)
+    character = keep(page, "Ayla")
+    assert character["seed"] is not None  # nothing rerolled or typed: the seed makes all of it
+    expected = engine("opencore character", seed=character["seed"])
+    assert character["scores"] == expected["rolled"] and character["hp_roll"] == expected["hp_roll"]
+    expect(page.locator("#rollbook-sheet-title")).to_have_text("Ayla")
+    assert_sheet_is(page, expected)
+
+
+def test_buck_hunter_typed_from_real_dice_gives_the_seeds_worked_example(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    for code, score in BUCK.items():
+        field = score_field(page, code)
+        expect(field).to_have_attribute("inputmode", "numeric")
+        field.fill(str(score))
+    page.get_by_label("HP roll").fill("96")
+    page.get_by_label("HP roll").press("Enter")
+    wait_for_sheet(page)
+    # The seed's numbers: SDAC 52, IPW 71, CC 59 ("See rule for CHA": COM 92 + 25, capped at 100), 96 - 32 = 64 HP.
+    expect(page.locator("[data-score=SDAC]")).to_have_text("52")
+    expect(page.locator("[data-score=IPW]")).to_have_text("71")
+    expect(page.locator("[data-score=CC]")).to_have_text("59")
+    expect(page.locator("[data-score=HP]")).to_have_text("64")
+    expect(page.locator(".rollbook-sheet__working li[data-step=HP] code")).to_have_text("96 - 32 = 64")
+    assert_sheet_is(page, engine("opencore character", scores=scores_text(BUCK), hp_roll=96))
+
+
+def test_a_locked_ability_survives_rerolls_and_one_ability_rerolls_alone(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    before = fields_on_screen(page)
+    page.get_by_label("Lock Strength").check()
+    expect(page.get_by_role("button", name="Reroll Strength")).to_be_disabled()
+
+    page.get_by_role("button", name="Reroll Dexterity").click()
+    page.wait_for_function("() => !document.querySelector('.rollbook-character__answer[aria-busy=true]')")
+    after = fields_on_screen(page)
+    assert {k: v for k, v in after.items() if k != "DEX"} == {k: v for k, v in before.items() if k != "DEX"}
+    assert_sheet_is(page, engine("opencore character", scores=scores_text({c: after[c] for c in ABILITIES}),
+                                 hp_roll=after["hp_roll"]))
+
+    for _ in range(3):  # a new character each time, with the locked Strength kept
+        page.get_by_role("button", name="Roll a character").click()
+        page.wait_for_function("() => !document.querySelector('.rollbook-character__answer[aria-busy=true]')")
+        again = fields_on_screen(page)
+        assert again["STR"] == before["STR"]
+    assert again != after  # nine fresh d100s: the same eight again is a 1 in 10^16 chance
+    assert_sheet_is(page, engine("opencore character", scores=scores_text({c: again[c] for c in ABILITIES}),
+                                 hp_roll=again["hp_roll"]))
+
+
+# --- keeping characters -------------------------------------------------------------------
+
+
+def test_two_kept_characters_the_active_one_and_delete_with_undo_survive_a_reload(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    ayla = keep(page, "Ayla")
+    expect(page.locator(".rollbook-done")).to_contain_text("is the active character")  # the first one kept
+    roll_character(page)
+    bren = keep(page, "Bren")
+    assert kept(page)["active"] == ayla["id"]
+    page.get_by_role("button", name="Make active (Bren)").click()
+    assert kept(page)["active"] == bren["id"]
+
+    page.reload()
+    items = page.locator(".rollbook-character__list > li")
+    expect(items).to_have_count(2)
+    expect(items.nth(1)).to_contain_text("Active")
+    expect(page.get_by_label("Character name")).to_have_value("Bren")  # the page opens the active character
+    wait_for_sheet(page)
+    assert_sheet_is(page, engine("opencore character", scores=scores_text(bren["scores"]), hp_roll=bren["hp_roll"]))
+
+    page.get_by_role("button", name="Delete Ayla").click()
+    expect(items).to_have_count(1)
+    page.get_by_role("button", name="Undo delete").click()
+    expect(items).to_have_count(2)
+    assert [c["name"] for c in kept(page)["characters"]] == ["Ayla", "Bren"]
+
+    # The active character's Strength reaches the sword in the rules text (ruling opencore-str-damage).
+    page.goto(base_url + "opencore/weapons-and-armor/")
+    page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
+    expect(page.locator("rollbook-roll[label='Sword damage'] output")).to_contain_text(
+        re.compile(r"^\d+"), timeout=ENGINE_TIMEOUT_MS)
+    (entry,) = kept(page)["log"]
+    assert entry["vars"] == {"STR": engine("opencore roll-values", scores=scores_text(bren["scores"]))["values"]["STR"]}
+
+
+def test_opening_a_kept_character_and_changing_it_says_so_until_saved(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    keep(page, "Cora")
+    page.get_by_label("HP roll").fill("100")
+    page.get_by_label("HP roll").press("Enter")
+    expect(page.get_by_text("Changed since it was kept")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    page.get_by_role("button", name="Save changes").click()
+    expect(page.get_by_text("Changed since it was kept")).to_have_count(0)
+    (cora,) = kept(page)["characters"]
+    assert cora["hp_roll"] == 100 and cora["seed"] is None  # typed by hand: the seed no longer makes it
+
+
+# --- sharing and printing -----------------------------------------------------------------
+
+
+def test_the_link_reproduces_the_character_on_another_device(phone, browser, base_url: str, outside) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    page.get_by_role("button", name="Reroll Wisdom").click()  # the link carries scores, not only a seed
+    page.wait_for_function("() => !document.querySelector('.rollbook-character__answer[aria-busy=true]')")
+    page.get_by_label("Character name").fill("Dara")
+    shown = fields_on_screen(page)
+    link = page.get_by_role("link", name="Link to this character").get_attribute("href")
+
+    other = phone_context(browser, base_url, outside)
+    try:
+        shared = other.new_page()
+        shared.goto(link)
+        wait_for_sheet(shared)
+        expect(shared.locator(".rollbook-answer__shared")).to_be_visible()
+        expect(shared.get_by_label("Character name")).to_have_value("Dara")
+        assert fields_on_screen(shared) == shown
+        assert_sheet_is(shared, engine("opencore character", scores=scores_text({c: shown[c] for c in ABILITIES}),
+                                       hp_roll=shown["hp_roll"]))
+        assert kept(shared)["characters"] == []  # shown, not kept, until the player keeps it
+
+        shared.goto(base_url + "tools/character/?seed=20261130")  # a seed alone makes the whole character
+        wait_for_sheet(shared)
+        assert_sheet_is(shared, engine("opencore character", seed=20261130))
+    finally:
+        other.close()
+
+
+def test_print_shows_the_sheet_alone(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    page.emulate_media(media="print")
+    for hidden in (".md-header", ".rollbook-character__scores", ".rollbook-character__actions",
+                   ".rollbook-character__keep", ".rollbook-character__kept", "rollbook-kept", "h1"):
+        expect(page.locator(hidden).first).to_be_hidden()
+    for shown in ("#rollbook-sheet-title", "[data-score=HP]", ".rollbook-sheet__abilities",
+                  ".rollbook-sheet__saves", ".rollbook-sheet__working"):
+        expect(page.locator(shown)).to_be_visible()
+    expect(page.locator(".rollbook-sheet__abilities tbody tr")).to_have_count(9)
+
+
+# --- mistakes, accessibility and layout ---------------------------------------------------
+
+
+def test_a_score_of_101_gets_the_engines_message_and_nothing_is_kept(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    strength = score_field(page, "STR")
+    strength.fill("101")
+    strength.press("Enter")
+    problem = page.locator("#rollbook-character-problem")
+    message = json.loads(api.call_json(json.dumps({"command": "opencore character", "args": {"scores": "STR=101"}})))
+    expect(problem).to_have_text(message["error"]["message"], timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_text("STR must be between 1 and 100, not 101")
+    expect(strength).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("[data-score=HP]")).to_have_count(0)  # no sheet for scores the rules do not allow
+    page.get_by_label("Character name").fill("Eli")
+    page.get_by_role("button", name="Keep this character").click()
+    expect(page.locator(".rollbook-character__keep .rollbook-problem")).to_contain_text("type all its scores first")
+    assert kept(page)["characters"] == []
+
+    strength.fill("ten")
+    strength.press("Enter")
+    expect(problem).to_have_text('Strength: type the number rolled (1 to 100), found "ten"')
+    strength.fill("10")
+    strength.press("Enter")
+    wait_for_sheet(page)
+    expect(problem).to_have_count(0)
+    expect(strength).to_have_attribute("aria-invalid", "false")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_generator_has_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
+    context = phone_context(browser, base_url, outside, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        open_generator(page, base_url)
+        roll_character(page)
+        keep(page, "Fen")
+        page.get_by_label("Lock Agility").check()
+        violations = axe_violations(page)
+        assert violations == [], json.dumps(violations, indent=1)
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+def test_tap_targets_are_44_px_and_nothing_scrolls_sideways(phone, base_url: str) -> None:
+    page = phone.new_page()
+    open_generator(page, base_url)
+    roll_character(page)
+    keep(page, "Gil")
+    small = page.evaluate("""() => [...document.querySelectorAll('rollbook-character button, rollbook-character input, rollbook-character a.md-button, .rollbook-lock')]
+        .filter((el) => el.offsetParent !== null && el.type !== 'checkbox')
+        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

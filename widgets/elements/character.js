@@ -1,0 +1,350 @@
+// <rollbook-character>: the OpenCore character generator of tools/character/. Roll a character
+// (or type the scores rolled with real dice), reroll or lock one ability, and see the sheet the
+// engine works out: COM rule, composites, saves with their exact chances, HP step by step.
+// Characters are kept in this browser by name; the active one gives STR, CON, … to the dice in
+// the rules text. A link with ?scores=…&hp_roll=… (or ?seed=…) shows the same character anywhere.
+//
+// What is kept is the player's inputs (the scores as rolled or typed, the HP roll): the sheet is
+// asked of the engine again each time, so it can never go stale.
+
+import { ask, newSeed } from "../engine.js";
+import { define, html, nothing, RollbookElement } from "../element.js";
+import { KeptError, newId } from "../kept.js";
+import { readQuery, shareLink } from "../links.js";
+import { kept, SITE_ROOT } from "../session.js";
+import { ABILITY_NAMES, sheetDetails, sheetSummary } from "./character-sheet.js";
+import { scoresText } from "./inline-roll.js";
+
+const CODES = Object.keys(ABILITY_NAMES);
+const HP = "hp_roll"; // the HP roll's field, next to the nine abilities
+const LINK = { name: "text", scores: "vars", hp_roll: "int", seed: "int" };
+const PAGE = "tools/character/";
+const WHOLE_NUMBER = /^\d+$/;
+
+/** A character being made: the fields as typed (text), which abilities are locked, and what it is. */
+function blankDraft(name = "") {
+  return {
+    id: null, // the kept character this is, null until kept
+    name,
+    fields: Object.fromEntries([...CODES, HP].map((field) => [field, ""])),
+    locked: new Set(),
+    seed: null, // the seed that rolled all of it, while nothing was rerolled or typed
+    created: null,
+  };
+}
+
+function draftOf(character) {
+  return {
+    id: character.id,
+    name: character.name,
+    fields: { ...Object.fromEntries(CODES.map((code) => [code, String(character.scores[code])])), [HP]: String(character.hp_roll) },
+    locked: new Set(character.locked),
+    seed: character.seed,
+    created: character.created,
+  };
+}
+
+/** A field that is not a number at all (the engine checks the range of the ones that are). */
+class FieldProblem extends Error {
+  constructor(field, message) {
+    super(message);
+    this.field = field;
+  }
+}
+
+function label(field) {
+  return field === HP ? "HP roll" : ABILITY_NAMES[field];
+}
+
+class CharacterGenerator extends RollbookElement {
+  connected() {
+    this.answer = null; // the engine's answer for the draft as it is now (null while fields are empty)
+    this.problem = null; // {field, message}: what the last change got wrong
+    this.notice = null; // {text, undo}: what the last keep/delete did
+    this.busy = false;
+    this.shared = false; // the draft came from a link, not from this browser
+    this.asked = 0; // answers to older questions are dropped: the newest edit wins
+    this.listen(kept.watch(() => this.update()));
+    const { values, problems } = readQuery(LINK, location.search);
+    this.linkProblems = problems;
+    if (values.scores || values.seed !== undefined) {
+      this.draft = blankDraft(values.name ?? "");
+      this.shared = true;
+      this.#ask({ scores: values.scores ? scoresText(values.scores) : "", hp_roll: values.hp_roll, seed: values.seed }, { fill: [...CODES, HP] });
+    } else if (kept.active) {
+      this.#open(kept.active);
+    } else {
+      this.draft = blankDraft();
+    }
+  }
+
+  // --- asking the engine ---------------------------------------------------------------------
+
+  /** The fields filled in, as the engine's arguments; `leaving` out the ones to roll afresh. */
+  #given(leaving = []) {
+    const scores = {};
+    let hpRoll;
+    for (const [field, raw] of Object.entries(this.draft.fields)) {
+      const typed = raw.trim();
+      if (!typed || leaving.includes(field)) continue;
+      if (!WHOLE_NUMBER.test(typed)) throw new FieldProblem(field, `${label(field)}: type the number rolled (1 to 100), found "${typed}"`);
+      if (field === HP) hpRoll = Number(typed);
+      else scores[field] = Number(typed);
+    }
+    return { scores: scoresText(scores), hp_roll: hpRoll };
+  }
+
+  /** Ask for the sheet; the fields named in `fill` take what the engine rolled for them. */
+  async #ask(args, { fill = [] } = {}) {
+    const asked = ++this.asked;
+    this.busy = true;
+    this.problem = null;
+    this.update();
+    const request = { scores: args.scores };
+    if (args.hp_roll !== undefined) request.hp_roll = args.hp_roll;
+    if (args.seed !== undefined) request.seed = args.seed;
+    const answer = await ask({ command: "opencore character", args: request });
+    if (asked !== this.asked) return; // a newer edit was made meanwhile
+    this.busy = false;
+    if (!answer.ok) {
+      this.answer = null;
+      this.problem = { field: fieldNamed(answer.error.message), message: answer.error.message };
+      return this.update();
+    }
+    for (const field of fill) this.draft.fields[field] = String(field === HP ? answer.result.hp_roll : answer.result.rolled[field]);
+    const missing = this.#missing();
+    this.answer = missing.length ? null : answer;
+    this.update();
+  }
+
+  #missing() {
+    return [...CODES, HP].filter((field) => !this.draft.fields[field].trim());
+  }
+
+  /** Ask with the arguments `makeArgs` reads from the fields; a field that is not a number is
+   *  shown as the problem instead. */
+  #askWith(makeArgs, options) {
+    let args;
+    try {
+      args = makeArgs();
+    } catch (problem) {
+      if (!(problem instanceof FieldProblem)) throw problem;
+      this.answer = null;
+      this.problem = problem;
+      return this.update();
+    }
+    this.#ask(args, options);
+  }
+
+  // --- what the player does ------------------------------------------------------------------
+
+  /** A new character: every ability not locked, and the HP roll, rolled with a fresh seed. */
+  #roll() {
+    const locked = [...this.draft.locked];
+    const draft = blankDraft(this.draft.name);
+    for (const code of locked) draft.fields[code] = this.draft.fields[code];
+    draft.locked = new Set(locked);
+    const seed = newSeed();
+    draft.seed = locked.length ? null : seed; // with locked scores the seed alone no longer makes it
+    this.draft = draft;
+    this.shared = false;
+    this.notice = null;
+    this.#askWith(() => ({ ...this.#given(), seed }), { fill: [...CODES.filter((code) => !draft.locked.has(code)), HP] });
+  }
+
+  #reroll(field) {
+    this.draft.seed = null;
+    this.#askWith(() => ({ ...this.#given([field]), seed: newSeed() }), { fill: [field] });
+  }
+
+  #type(field, value) {
+    this.draft.fields[field] = value;
+    this.draft.seed = null;
+  }
+
+  #lock(code, locked) {
+    if (locked) this.draft.locked.add(code);
+    else this.draft.locked.delete(code);
+    this.update();
+  }
+
+  #startOver() {
+    this.asked++; // an answer still on its way belongs to the character left behind
+    this.busy = false;
+    this.draft = blankDraft();
+    this.answer = null;
+    this.problem = null;
+    this.shared = false;
+    this.notice = null;
+    this.update();
+  }
+
+  #open(character) {
+    this.draft = draftOf(character);
+    this.shared = false;
+    this.notice = null;
+    this.#askWith(() => this.#given());
+  }
+
+  #keep(event) {
+    event.preventDefault();
+    const name = this.draft.name.trim();
+    if (!this.answer) return this.#say("Roll the character or type all its scores first, then keep it.", { problem: true });
+    if (!name) return this.#say("Type a name for the character first.", { problem: true, field: "name" });
+    const now = new Date().toISOString();
+    const { rolled, hp_roll } = this.answer.result;
+    try {
+      const character = kept.saveCharacter({
+        id: this.draft.id ?? newId(), name, scores: rolled, rolled: null, hp_roll, locked: [...this.draft.locked],
+        options: {}, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
+      });
+      const first = kept.active === null;
+      if (first) kept.setActive(character.id); // the first one kept is the one the rules text uses
+      this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
+      this.shared = false;
+      this.#say(`${character.name} is kept in this browser${first ? " and is the active character" : ""}.`);
+    } catch (error) {
+      this.#say(error instanceof KeptError ? error.message : `could not keep the character (${error.message})`, { problem: true });
+    }
+  }
+
+  #delete(character) {
+    const undo = kept.deleteCharacter(character.id);
+    const shown = this.draft.id === character.id ? this.draft : null;
+    if (shown) shown.id = null; // still on screen, no longer kept
+    this.notice = {
+      text: `${character.name} was deleted.`,
+      undo: () => {
+        undo();
+        if (shown && this.draft === shown) shown.id = character.id;
+      },
+    };
+    this.update();
+  }
+
+  #say(text, { problem = false, field = null } = {}) {
+    this.notice = { text, problem, field };
+    this.update();
+  }
+
+  // --- the view ------------------------------------------------------------------------------
+
+  view() {
+    const keptHere = this.draft.id !== null && kept.characters.some((c) => c.id === this.draft.id);
+    return html`
+      <div class="rollbook-row rollbook-character__actions">
+        <button type="button" class="md-button md-button--primary" @click=${() => this.#roll()}>Roll a character</button>
+        <button type="button" class="md-button" @click=${() => this.#startOver()}>Start over</button>
+      </div>
+      ${this.engineNotice()}
+      ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
+      ${this.shared ? html`<p class="rollbook-answer__shared">A shared character: the same scores and HP roll as on the device it came from. Name it and keep it to have it here.</p>` : nothing}
+      <div class="rollbook-character__answer" aria-busy=${this.busy ? "true" : "false"}>
+        ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
+        ${this.answer ? sheetSummary(this.answer.result, this.draft.name.trim()) : this.#hint()}
+      </div>
+      ${this.#scoresForm()}
+      ${this.answer ? sheetDetails(this.answer.result) : nothing}
+      ${this.#keepForm(keptHere)}
+      ${this.#keptList()}
+    `;
+  }
+
+  #scoresForm() {
+    const problemField = this.problem?.field;
+    const result = this.answer?.result;
+    const row = (field) => {
+      const id = `rollbook-score-${field}`;
+      const invalid = problemField === field;
+      const changed = result && field !== HP && result.abilities[field] !== result.rolled[field];
+      return html`<div class="rollbook-score">
+        <label for=${id}>${label(field)} <span class="rollbook-score__code">${field === HP ? "1d100" : field}</span></label>
+        <input id=${id} name=${field} type="text" inputmode="numeric" autocomplete="off" enterkeyhint="done" maxlength="4"
+          .value=${this.draft.fields[field]} aria-invalid=${invalid ? "true" : "false"}
+          aria-describedby=${invalid ? "rollbook-character-problem" : changed ? `${id}-after` : nothing}
+          @input=${(e) => this.#type(field, e.target.value)} @change=${() => this.#askWith(() => this.#given())}>
+        <button type="button" class="md-button" ?disabled=${this.draft.locked.has(field)} @click=${() => this.#reroll(field)}>Reroll<span class="rollbook-visually-hidden"> ${label(field)}</span></button>
+        ${field === HP ? html`<span></span>` : html`<label class="rollbook-lock">
+          <input type="checkbox" .checked=${this.draft.locked.has(field)} @change=${(e) => this.#lock(field, e.target.checked)}>
+          Lock<span class="rollbook-visually-hidden"> ${label(field)}</span></label>`}
+        ${changed ? html`<p class="rollbook-score__after" id=${`${id}-after`}>${field} becomes ${result.abilities[field]} by the Charisma rule</p>` : nothing}
+      </div>`;
+    };
+    return html`<form class="rollbook-character__scores" @submit=${(e) => { e.preventDefault(); this.#askWith(() => this.#given()); }}>
+      <fieldset>
+        <legend>Scores (1d100 each; type your own dice or tap Reroll)</legend>
+        ${CODES.map(row)}
+        ${row(HP)}
+      </fieldset>
+      ${this.problem ? html`<p class="rollbook-problem" id="rollbook-character-problem" role="alert">${this.problem.message}</p>` : nothing}
+      <button type="submit" class="md-button">Work out the sheet</button>
+    </form>`;
+  }
+
+  #hint() {
+    if (this.busy || this.problem) return nothing;
+    const missing = this.#missing();
+    if (missing.length === CODES.length + 1) return html`<p class="rollbook-answer__hint">Tap <strong>Roll a character</strong>, or type the nine scores and the HP roll you rolled with real dice.</p>`;
+    return html`<p class="rollbook-answer__hint">Still to roll or type: ${missing.map(label).join(", ")}.</p>`;
+  }
+
+  /** Whether what is on screen differs from the kept character it was opened from. */
+  #unsaved() {
+    const character = kept.characters.find((c) => c.id === this.draft.id);
+    if (!character || !this.answer) return false;
+    const { rolled, hp_roll } = this.answer.result;
+    return character.name !== this.draft.name.trim() || character.hp_roll !== hp_roll
+      || CODES.some((code) => character.scores[code] !== rolled[code]);
+  }
+
+  #keepForm(keptHere) {
+    const notice = this.notice;
+    const link = this.answer ? shareLink(SITE_ROOT, PAGE, LINK, {
+      name: this.draft.name.trim(), scores: this.answer.result.rolled, hp_roll: this.answer.result.hp_roll,
+    }) : null;
+    return html`<form class="rollbook-character__keep" @submit=${(e) => this.#keep(e)}>
+      <label for="rollbook-character-name">Character name</label>
+      <div class="rollbook-row">
+        <input id="rollbook-character-name" name="name" type="text" autocomplete="off" maxlength="100" enterkeyhint="done"
+          .value=${this.draft.name} aria-invalid=${notice?.field === "name" ? "true" : "false"}
+          @input=${(e) => { this.draft.name = e.target.value; this.update(); }}>
+        <button type="submit" class="md-button md-button--primary">${keptHere ? "Save changes" : "Keep this character"}</button>
+      </div>
+      ${keptHere && this.#unsaved() ? html`<p class="rollbook-note">Changed since it was kept: <strong>Save changes</strong> keeps the changes.</p>` : nothing}
+      ${notice ? html`<div class=${notice.problem ? "rollbook-problem" : "rollbook-done"} role=${notice.problem ? "alert" : "status"}>
+        <p>${notice.text}</p>
+        ${notice.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => { notice.undo(); this.notice = null; this.update(); }}>Undo delete</button>` : nothing}
+      </div>` : nothing}
+      ${link ? html`<div class="rollbook-row rollbook-character__share">
+        <a class="md-button" href=${link}>Link to this character</a>
+        <button type="button" class="md-button" @click=${() => print()}>Print the sheet</button>
+      </div>` : nothing}
+    </form>`;
+  }
+
+  #keptList() {
+    const active = kept.active;
+    return html`<section class="rollbook-character__kept" aria-labelledby="rollbook-kept-characters">
+      <h2 id="rollbook-kept-characters">Kept characters</h2>
+      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${kept.characters.length ? html`<ul class="rollbook-character__list">${kept.characters.map((character) => html`<li>
+        <p><strong class="rollbook-character__who">${character.name}</strong>
+          ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>
+        <p class="rollbook-character__scores-line">${CODES.map((code) => `${code} ${character.scores[code]}`).join(" · ")} · HP roll ${character.hp_roll}</p>
+        <div class="rollbook-row">
+          <button type="button" class="md-button" @click=${() => this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
+          <button type="button" class="md-button" @click=${() => this.#delete(character)}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+        </div>
+      </li>`)}</ul>` : html`<p>None yet. Name a character and keep it: it stays in this browser, and the active one gives its scores to the dice in the rules text (<code>2d10+STR</code>).</p>`}
+    </section>`;
+  }
+}
+
+/** The field an engine error is about ("STR must be between 1 and 100, not 101" -> "STR"). */
+function fieldNamed(message) {
+  if (/HP roll/.test(message)) return HP;
+  return CODES.find((code) => new RegExp(`\\b${code}\\b`).test(message)) ?? null;
+}
+
+define("rollbook-character", CharacterGenerator);
