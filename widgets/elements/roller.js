@@ -153,7 +153,7 @@ function value(text) {
 
 /** A float the engine sent for a range end (min, max): short, as a reader writes it. */
 function short(number) {
-  return Number.isInteger(number) ? String(number) : String(Number(number.toPrecision(4)));
+  return Number.isInteger(number) ? String(number) : String(Number(number.toPrecision(6)));
 }
 
 function chanceLine(result, name, words) {
