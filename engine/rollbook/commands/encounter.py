@@ -18,8 +18,6 @@ from rollbook.systems import RULE_SETS
 EncounterFile = Annotated[dict[str, Any], Arg("the encounter: its JSON file on the CLI ('-': standard input)",
                                                metavar="FILE", file=True)]
 Who = Annotated[str, Arg("a combatant's id, e.g. a1")]
-RULING_HELP = ("a ruling option NAME=VALUE (repeat): opencore " + ", ".join(shape.RULINGS["opencore"])
-               + "; cyno " + ", ".join(shape.RULINGS["cyno"]))
 
 
 def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
@@ -39,13 +37,26 @@ def start(
     rules: Annotated[Literal["opencore", "cyno"], Arg("the rule set the fight is played by")],
     initiative: Annotated[Literal["individual", "group", "die"] | None,
                           Arg("opencore: individual (default) or group; cyno: die (its only way)")] = None,
-    ruling: Annotated[dict[str, str] | None, Arg(RULING_HELP, metavar="NAME=VALUE", flag="--ruling")] = None,
+    death_at: Annotated[Literal["negative-con", "zero"] | None, Arg("opencore: ruling opencore-death-threshold")] = None,
+    bloodloss_at: Annotated[Literal["end-of-round", "own-turn"] | None,
+                            Arg("opencore: ruling opencore-bloodloss-timing: when in the round HP is lost to bleeding")] = None,
+    rounds_count: Annotated[Literal["after-dealt", "dealt-round"] | None,
+                            Arg("opencore: ruling opencore-effect-rounds: whether the round a stun is dealt counts")] = None,
+    str_damage: Annotated[Literal["modifier", "score"] | None, Arg("opencore: ruling opencore-str-damage")] = None,
+    dex_modifier: Annotated[Literal["centred", "none"] | None, Arg("opencore: ruling opencore-dex-modifier")] = None,
+    impossible_dodge: Annotated[Literal["costs-action", "free"] | None, Arg("cyno: ruling cyno-impossible-dodge")] = None,
+    failed_skilled_parry: Annotated[Literal["free", "action"] | None, Arg("cyno: ruling cyno-parry-with-skill")] = None,
+    aim_lines: Annotated[Literal["natural", "aimed"] | None, Arg("cyno: ruling cyno-aim-and-natural-lines")] = None,
 ) -> Result:
-    """Start an empty encounter (add combatants next, then 'encounter next' begins round 1)."""
-    enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0], ruling or {})
-    chosen = ", ".join(f"{k}={v}" for k, v in enc["rulings"].items())
-    enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({rules}, {enc['initiative']} "
-                                                               f"initiative; rulings {chosen})")])
+    """Start an empty encounter with its rulings (add combatants next; 'encounter next' begins round 1)."""
+    chosen = {"death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count,
+              "str_damage": str_damage, "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge,
+              "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines}
+    enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0],
+                    {name: value for name, value in chosen.items() if value is not None})
+    shown = ", ".join(f"{k}={v}" for k, v in enc["rulings"].items())
+    enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
+                                                               f"{enc['initiative']} initiative; rulings {shown})")])
     return _answer(enc, events)
 
 

@@ -53,7 +53,6 @@ RULINGS: dict[RuleSet, dict[str, tuple[str, ...]]] = {
         "impossible_dodge": ("costs-action", "free"),  # cyno-impossible-dodge
         "failed_skilled_parry": ("free", "action"),  # cyno-parry-with-skill
         "aim_lines": ("natural", "aimed"),  # cyno-aim-and-natural-lines
-        "rounds_count": ("after-dealt", "dealt-round"),  # opencore-effect-rounds, the same reading
     },
 }
 INITIATIVE: dict[RuleSet, tuple[str, ...]] = {"opencore": ("individual", "group"), "cyno": ("die",)}
@@ -225,7 +224,8 @@ def new(rules: RuleSet, initiative: str, rulings: dict[str, str]) -> Encounter:
     known = RULINGS[rules]
     for name, value in rulings.items():
         if name not in known:
-            raise RollbookError(f"{rules} has no ruling option {name!r}", hint="options: " + ", ".join(known))
+            raise RollbookError(f"{rules} has no ruling option {name!r} (it belongs to the other rule set)",
+                                hint="options: " + ", ".join(known))
         if value not in known[name]:
             raise RollbookError(f"ruling option {name} cannot be {value!r}", hint="one of: " + ", ".join(known[name]))
     if initiative not in INITIATIVE[rules]:

@@ -91,9 +91,6 @@ def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict
     """The next combatant's turn; after the last, the round ends and the next begins."""
     if not enc["combatants"]:
         raise RollbookError("the encounter has no combatants", hint="add some with 'encounter add'")
-    unknown = sorted(set(rolls) - {c["id"] for c in enc["combatants"]})
-    if unknown:
-        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, who is not in the encounter")
     events: list[Event] = []
     position = -1 if enc["turn"] is None else enc["turn"]
     if enc["round"] == 0 or enc["turn"] is None:
@@ -116,6 +113,9 @@ def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict
         who = find(enc, enc["order"][position])
         if rules.takes_turns(who):
             break
+    if rolls:
+        raise RollbookError("initiative is rolled when a round begins; this step moves to the next turn",
+                            hint="leave out --roll")
     enc["turn"] = position
     for combatant in enc["combatants"]:
         if combatant["id"] == who["id"]:
@@ -135,7 +135,7 @@ def count_down(enc: Encounter, rounds_count: str) -> list[Event]:
             if item["rounds"] is not None and not (rounds_count == "after-dealt" and item["dealt"] == enc["round"]):
                 item["rounds"] -= 1
                 if item["rounds"] == 0:
-                    events.append(event(enc, "effect-ends", f"{combatant['name']}: {describe(item)} ends",
+                    events.append(event(enc, "effect-ends", f"{combatant['name']}: {describe(item, rounds=False)} ends",
                                         combatant["id"], effect=item["kind"]))
                     continue
             kept.append(item)
@@ -150,7 +150,7 @@ def end_at_own_turn(enc: Encounter, who: Combatant) -> list[Event]:
     return [event(enc, "effect-ends", f"{who['name']}: {describe(e)} ends", who["id"], effect=e["kind"]) for e in ending]
 
 
-def describe(item: Effect) -> str:
+def describe(item: Effect, *, rounds: bool = True) -> str:
     """An effect in words, with the rounds it has left."""
     detail = {
         "bloodloss": lambda e: f"bloodloss {e['hp_per_round']} HP a round",
@@ -161,7 +161,7 @@ def describe(item: Effect) -> str:
         "holding": lambda e: f"holding back until {e['after']} moves",
         "note": lambda e: e["text"],
     }.get(item["kind"], lambda e: e["kind"].replace("-", " "))(item)
-    if item["rounds"] is not None:
+    if rounds and item["rounds"] is not None:
         detail += f", {item['rounds']} round{'s' if item['rounds'] != 1 else ''} left"
     return detail
 
