@@ -275,9 +275,11 @@ def add_effect(
 
 @command("encounter end-effect", writes="encounter")
 def end_effect(encounter: EncounterFile, *, who: Who,
-               kind: Annotated[str, Arg("the effect to end, e.g. location or dropped-weapon")]) -> Result:
-    """End a combatant's effects of one kind by hand (bandaged, weapon picked up, ...)."""
-    return _answer(*turns.end_effect(shape.checked(encounter), who, kind))
+               kind: Annotated[str | None, Arg("end every effect of this kind, e.g. location or dropped-weapon")] = None,
+               index: Annotated[int | None, Arg("end only this one: its place in the combatant's effects, from 0")] = None,
+               ) -> Result:
+    """End an effect by hand (bandaged, weapon picked up, ...): one by its place, or all of a kind."""
+    return _answer(*turns.end_effect(shape.checked(encounter), who, kind=kind, index=index))
 
 
 @command("encounter surprise", writes="encounter")

@@ -33,7 +33,7 @@ def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], w
 
     parse(weapon_damage)
     new: Combatant = {
-        "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None, "acted": False,
+        "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None,
         "reflex": scores["reflex"], "coordination": scores["coordination"], "stress": scores["stress"],
         "actions": scores["actions"], "actions_left": scores["actions"],
         "weaponry_skill": scores.get("weaponry_skill"), "hand_to_hand_skill": scores.get("hand_to_hand_skill"),
@@ -164,9 +164,8 @@ def hold(enc: Encounter, who: str, after: str, rng: random.Random, *, roll: int 
     enc["order"].remove(who)
     enc["order"].insert(enc["order"].index(after) + 1, who)
     c["effects"].append(effect("holding", enc["round"], after=after))
-    enc["turn"] = position - 1  # the one now at this place takes the turn
     enc, events = turns.logged(enc, [turns.event(enc, "hold", text, who)])
-    enc, more = turns.next_turn(enc, round_rules(enc), rng, {})
+    enc, more = turns.turn_from(enc, round_rules(enc), rng, {}, position)  # whoever now stands here moves
     return enc, events + more
 
 

@@ -50,6 +50,8 @@ def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], w
         "weapon": opencore.weapon(weapon)["weapon"], "stabilized": False, "effects": [],
     }
     check_combatant("the combatant", new, "opencore")
+    if "+STR" in str(opencore.weapon(weapon).get("damage", "")) and new["str"] is None:
+        raise RollbookError(f"{new['weapon']} adds STR to damage", hint="add --score str=N")
     return new
 
 
@@ -203,6 +205,7 @@ def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Rando
 
 
 def turn_starts(enc: Encounter, who: Combatant) -> list[Event]:
+    who["acted"] = False
     events = turns.end_at_own_turn(enc, who)
     if enc["rulings"]["bloodloss_at"] == "own-turn":
         events += bleed(enc, who)

@@ -62,7 +62,6 @@ COMMON_FIELDS: dict[str, Field] = {
     "name": Field("str"),
     "side": Field("str"),
     "initiative": Field("int", nullable=True),  # this round's result; null before it is rolled
-    "acted": Field("bool"),  # took its action this turn
 }
 FIELDS: dict[RuleSet, dict[str, Field]] = {
     "opencore": {
@@ -72,6 +71,7 @@ FIELDS: dict[RuleSet, dict[str, Field]] = {
         "toughness": Field("int", 0), "fortitude": Field("int", 0),
         "attack_skill": Field("int", 0), "defense_skill": Field("int", 0), "weapon": Field("str", nullable=True),
         "stabilized": Field("bool"),
+        "acted": Field("bool"),  # took its single action this round
     },
     "cyno": {
         "reflex": Field("int", 0), "coordination": Field("int", 0), "stress": Field("int", 0),

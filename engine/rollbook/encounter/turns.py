@@ -68,11 +68,13 @@ def add(enc: Encounter, combatant: Combatant) -> Step:
 
 def remove(enc: Encounter, who: str) -> Step:
     combatant = find(enc, who)
+    now = current(enc)
+    if now is not None and now["id"] == who:
+        raise RollbookError(f"it is {combatant['name']}'s turn", hint="end it with 'encounter next', then remove")
     if who in enc["order"]:
-        at = enc["order"].index(who)
+        if enc["turn"] is not None and enc["order"].index(who) < enc["turn"]:
+            enc["turn"] -= 1  # the same combatant keeps the turn
         enc["order"].remove(who)
-        if enc["turn"] is not None and (at < enc["turn"] or enc["turn"] >= len(enc["order"])):
-            enc["turn"] = enc["turn"] - 1 if enc["turn"] > 0 else None
     enc["combatants"].remove(combatant)
     return logged(enc, [event(enc, "remove", f"{combatant['name']} ({who}) leaves the encounter", who)])
 
@@ -91,12 +93,16 @@ def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict
     """The next combatant's turn; after the last, the round ends and the next begins."""
     if not enc["combatants"]:
         raise RollbookError("the encounter has no combatants", hint="add some with 'encounter add'")
-    events: list[Event] = []
-    position = -1 if enc["turn"] is None else enc["turn"]
     if enc["round"] == 0 or enc["turn"] is None:
-        position = len(enc["order"])  # not started, or the order emptied: a new round
+        return turn_from(enc, rules, rng, rolls, len(enc["order"]))  # not started, or nobody was left
+    return turn_from(enc, rules, rng, rolls, enc["turn"] + 1)
+
+
+def turn_from(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict[str, int], position: int) -> Step:
+    """The turn of the first combatant at ``position`` or after it who takes turns; past the end of
+    the order the round ends and the next begins (with ``rolls`` for its initiative)."""
+    events: list[Event] = []
     while True:
-        position += 1
         if position >= len(enc["order"]):
             if enc["round"]:
                 events += rules.round_ends(enc)
@@ -106,20 +112,16 @@ def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict
                 return logged(enc, events)
             enc["round"] += 1
             events += rules.begin_round(enc, rng, rolls)
-            rolls = {}
-            position = 0
-            if not enc["order"]:
-                continue
+            rolls, position = {}, 0
+            continue
         who = find(enc, enc["order"][position])
         if rules.takes_turns(who):
             break
+        position += 1
     if rolls:
         raise RollbookError("initiative is rolled when a round begins; this step moves to the next turn",
                             hint="leave out --roll")
     enc["turn"] = position
-    for combatant in enc["combatants"]:
-        if combatant["id"] == who["id"]:
-            combatant["acted"] = False
     events.append(event(enc, "turn", f"Round {enc['round']}: {who['name']}'s turn", who["id"]))
     events += rules.turn_starts(enc, who)
     return logged(enc, events)
@@ -177,16 +179,26 @@ def add_effect(enc: Encounter, who: str, kind: str, rounds: int | None, fields: 
     return logged(enc, [event(enc, "effect", f"{combatant['name']}: {describe(item)} (by hand)", who, effect=kind)])
 
 
-def end_effect(enc: Encounter, who: str, kind: str) -> Step:
-    """End every effect of ``kind`` on a combatant (bandaged, picked the weapon up, ...)."""
+def end_effect(enc: Encounter, who: str, *, kind: str | None = None, index: int | None = None) -> Step:
+    """End one effect (its place in the combatant's list) or every effect of a kind, by hand
+    (bandaged, weapon picked up, ...)."""
     combatant = find(enc, who)
-    ending = [e for e in combatant["effects"] if e["kind"] == kind]
-    if not ending:
-        kinds = ", ".join(sorted({e["kind"] for e in combatant["effects"]})) or "none"
-        raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}")
-    combatant["effects"] = [e for e in combatant["effects"] if e["kind"] != kind]
-    return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(e)} ended by hand", who, effect=kind)
-                        for e in ending])
+    effects = combatant["effects"]
+    if (kind is None) == (index is None):
+        raise RollbookError("say which effect ends: its kind, or its place in the list", hint="--kind stun or --index 0")
+    if index is not None:
+        if not 0 <= index < len(effects):
+            raise RollbookError(f"{combatant['name']} has {len(effects)} effect(s); there is no number {index}",
+                                hint="count from 0")
+        ending = [effects[index]]
+    else:
+        ending = [e for e in effects if e["kind"] == kind]
+        if not ending:
+            kinds = ", ".join(sorted({e["kind"] for e in effects})) or "none"
+            raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}")
+    combatant["effects"] = [e for e in effects if not any(e is gone for gone in ending)]
+    return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(e, rounds=False)} ended by hand",
+                              who, effect=e["kind"]) for e in ending])
 
 
 def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:

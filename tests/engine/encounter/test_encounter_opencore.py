@@ -10,8 +10,8 @@ def test_damage_comes_off_armor_then_toughness_then_hit_points_and_armor_wears_o
     # "A character wearing armor would first lose points from the armor, then from Toughness, then from
     # Hit Points." "All armor ... can take that much damage before it is useless."
     enc = opencore_fight()
-    enc = step(enc, "add", name="Guard", side="orcs", score={**{"con": 30, "dex": 50, "hp": 20, "attack_skill": 30,
-                                                                "defense_skill": 30}, "toughness": 3},
+    enc = step(enc, "add", name="Guard", side="orcs", score={"con": 30, "dex": 50, "hp": 20, "attack_skill": 30,
+                                                             "defense_skill": 30, "str": 50, "toughness": 3},
                armor_name="Leather Armor")
     answer = call("damage", encounter=enc, target="o2", amount=30, critical_type="impact", critical_roll=10)
     guard = who(answer["encounter"], "o2")

@@ -149,9 +149,10 @@ def test_the_command_line_reads_and_writes_the_encounter_file(tmp_path, capsys):
     assert cli.main(["encounter", "start", "--rules", "opencore", "--out", path]) == 0
     assert cli.main(["encounter", "add", path, "--name", "Buck", "--side", "players", "--score", "con=32",
                      "--score", "dex=80", "--score", "hp=64", "--score", "attack_skill=60", "--score",
-                     "defense_skill=40"]) == 0
+                     "defense_skill=40", "--score", "str=76", "--weapon", "Sword"]) == 0
     assert cli.main(["encounter", "add", path, "--name", "Orc", "--side", "orcs", "--score", "con=30", "--score",
-                     "dex=40", "--score", "hp=20", "--score", "attack_skill=40", "--score", "defense_skill=20"]) == 0
+                     "dex=40", "--score", "hp=20", "--score", "attack_skill=40", "--score", "defense_skill=20",
+                     "--weapon", "Rifle"]) == 0
     capsys.readouterr()
     assert cli.main(["encounter", "next", path, "--roll", "p1=20", "--roll", "o1=1", "--seed", "3"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "Round 1: Buck's turn"
@@ -164,3 +165,24 @@ def test_the_command_line_reads_and_writes_the_encounter_file(tmp_path, capsys):
     assert "it is Buck's turn, not Orc's" in capsys.readouterr().err
     with open(path, encoding="utf-8") as saved:
         assert json.load(saved) == enc  # a refused step leaves the file as it was
+
+
+def test_removing_a_combatant_keeps_the_turn_where_it_was():
+    enc = step(opencore_fight(), "add", name="Grak", side="orcs", score={**BUCK, "dex": 1}, weapon="Sword")
+    enc = step(enc, "next", roll={"p1": 20, "o1": 10, "o2": 1}, seed=1)
+    enc = step(enc, "next", seed=1)  # the orc's turn, second of three
+    assert "end it with 'encounter next'" in refused("remove", encounter=enc, who="o1")
+    enc = step(enc, "remove", who="p1")
+    assert enc["order"] == ["o1", "o2"] and enc["order"][enc["turn"]] == "o1"
+    assert "initiative is rolled when a round begins" in refused("next", encounter=enc, roll={"o1": 3}, seed=1)
+
+
+def test_an_effect_ends_by_its_place_or_all_of_its_kind():
+    enc = step(opencore_fight(), "effect", who="p1", kind="stun", rounds=2)
+    enc = step(enc, "effect", who="p1", kind="stun", rounds=1)
+    enc = step(enc, "effect", who="p1", kind="note", text="blinded by sand")
+    assert [e["rounds"] for e in step(enc, "end-effect", who="p1", index=0)["combatants"][0]["effects"]] == [1, None]
+    assert [e["kind"] for e in step(enc, "end-effect", who="p1", kind="stun")["combatants"][0]["effects"]] == ["note"]
+    assert "no number 3" in refused("end-effect", encounter=enc, who="p1", index=3)
+    assert "lasts a number of rounds" in refused("effect", encounter=enc, who="p1", kind="stun")
+    assert "takes hp_per_round" in refused("effect", encounter=enc, who="p1", kind="bloodloss", text="x")
