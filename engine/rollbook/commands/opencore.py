@@ -366,14 +366,17 @@ def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, d
 
 
 def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
-           substance_flaw: bool, table: str, critical_roll: int | None, critical_bonus: int, attack_roll: int | None,
-           options: opencore.Options, rng: random.Random) -> Result:
-    """Apply a hit's damage; when it reaches hit points roll the critical (or take the given roll) and
-    add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
+                substance_flaw: bool, table: str | None, critical_roll: int | None, critical_bonus: int,
+                attack_roll: int | None, options: opencore.Options, rng: random.Random) -> Result:
+    """Apply a hit's damage; when it reaches hit points roll the critical on ``table`` (or take the
+    given roll) and add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
     applied = opencore.apply_damage(damage, armor=armor, toughness=toughness, hp=hp, con=con,
                                     power_protection=power_protection, substance_flaw=substance_flaw, options=options)
     critical = None
     if applied.critical:
+        if table is None:
+            raise RollbookError("the damage reaches hit points: which critical table does it use?",
+                                hint="add --critical-type slash, impact, puncture, shrapnel or burn")
         critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng),
                                          attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
     result = opencore.wound(applied, critical, con=con, options=options)

@@ -211,8 +211,8 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         answer = _defend(t, defense, hit.total, hit.hit, ranged, defense_roll, percentile, opts, rng)
         t["actions_left"] -= answer.actions_spent
         blocked = hit.hit and answer.success
-        events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} "
-                                                  f"{'succeeds' if answer.success else 'fails'}: {answer.reason} "
+        verdict = ("succeeds" if answer.success else "fails") if answer.allowed else "is not allowed"
+        events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} {verdict}: {answer.reason} "
                                                   f"({answer.actions_spent} action{'s' if answer.actions_spent != 1 else ''})",
                                   target))
     if hit.hit and not blocked:
@@ -224,26 +224,30 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
     return turns.logged(enc, events)
 
 
+ACTION: dict[str, cyno.DefenseAction] = {"dodge": "dodge", "blind-dodge": "blind dodge", "parry": "parry"}
+
+
 def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, ranged: bool, die: int | None,
             percentile: int | None, opts: cyno.Options, rng: random.Random) -> cyno.Defense:
     """The declared dodge or parry; dice are rolled only when they can decide something."""
+    skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
+    if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
+        return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
     if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss
-        spent = 0 if defense == "parry" and t["hand_to_hand_skill"] is not None else 1
-        return cyno.Defense(defense.replace("-", " "), True, False, spent, None, 0, None, None,  # type: ignore[arg-type]
-                            "the strike missed")
+        return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None, "the strike missed")
+    if skilled:
+        pct = percentile if percentile is not None else roll_total("1d100", rng)
+        return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
+                          skill_roll=pct, options=opts)
     if defense == "parry":
-        if t["hand_to_hand_skill"] is not None:
-            pct = percentile if percentile is not None else roll_total("1d100", rng)
-            return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
-                              skill_roll=pct, options=opts)
         return cyno.parry(strike_total, die if die is not None else roll_total("1d20", rng), reflex=t["reflex"],
                           options=opts)
     blind = None
-    if defense == "blind-dodge" and not ranged:
+    if defense == "blind-dodge":
         blind = percentile if percentile is not None else roll_total("1d100", rng)
-    needs_die = not ranged and not (blind is not None and blind > cyno.BLIND_DODGE_AT_OR_BELOW)
+    needs_die = not (blind is not None and blind > cyno.BLIND_DODGE_AT_OR_BELOW)
     d20 = die if die is not None or not needs_die else roll_total("1d20", rng)
-    return cyno.dodge(strike_total, d20, reflex=t["reflex"], blind_roll=blind, ranged=ranged, options=opts)
+    return cyno.dodge(strike_total, d20, reflex=t["reflex"], blind_roll=blind, options=opts)
 
 
 def _damaged(enc: Encounter, t: Combatant, amount: int, weapon_level: str, static: bool, critical: bool,

@@ -66,15 +66,19 @@ def stunned(c: Combatant) -> bool:
     return turns.has(c, "stun")
 
 
-def bleeding_per_round(enc: Encounter, c: Combatant) -> int:
-    """HP lost each round: every bloodloss (its multiple: x2 is -2), and below 0 HP the bleeding of
-    the dying until stabilized (ruling opencore-bleeding-adds: the two add up)."""
+def bleeding(enc: Encounter, c: Combatant) -> list[tuple[str, int]]:
+    """What a combatant bleeds each round, by cause: every bloodloss (its multiple: x2 is -2), and
+    below 0 HP the bleeding of the dying until stabilized (ruling opencore-bleeding-adds)."""
     if state(enc, c) == "dead":
-        return 0
-    loss = sum(e["hp_per_round"] for e in c["effects"] if e["kind"] == "bloodloss")
+        return []
+    causes = [(f"bloodloss {e['hp_per_round']}", e["hp_per_round"]) for e in c["effects"] if e["kind"] == "bloodloss"]
     if not c["stabilized"] and opencore.bleeding(c["hp"], c["con"], options(enc)):
-        loss += opencore.bloodloss_per_round()
-    return loss
+        causes.append((f"bleeding below 0 HP {opencore.bloodloss_per_round()}", opencore.bloodloss_per_round()))
+    return causes
+
+
+def bleeding_per_round(enc: Encounter, c: Combatant) -> int:
+    return sum(loss for _, loss in bleeding(enc, c))
 
 
 def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
@@ -104,14 +108,13 @@ def hp_changed(enc: Encounter, c: Combatant, before: opencore.HealthState) -> li
 
 
 def bleed(enc: Encounter, c: Combatant) -> list[Event]:
-    loss = bleeding_per_round(enc, c)
-    if not loss:
+    causes = bleeding(enc, c)
+    if not causes:
         return []
     before = state(enc, c)
+    loss = sum(hp for _, hp in causes)
     c["hp"] += loss
-    why = " + ".join(
-        [f"bloodloss {e['hp_per_round']}" for e in c["effects"] if e["kind"] == "bloodloss"]
-        + (["bleeding below 0 HP -1"] if loss != sum(e["hp_per_round"] for e in c["effects"] if e["kind"] == "bloodloss") else []))
+    why = " + ".join(cause for cause, _ in causes)
     events = [turns.event(enc, "bleed", f"{c['name']} bleeds {loss} HP ({why}): {c['hp']} HP", c["id"], hp=loss)]
     return events + hp_changed(enc, c, before)
 
@@ -193,10 +196,13 @@ def _known(rolls: dict[str, int], names: list[str], what: str) -> None:
 
 def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Random, rolls: dict[str, int]) -> list[Event]:
     sides = list(dict.fromkeys(c["side"] for c in acting))
+    _known(rolls, sides, "side")
+    if len(sides) == 1:
+        enc["order"] = [c["id"] for c in acting]
+        return [turns.event(enc, "initiative", f"Only {sides[0]} can still act: no initiative to roll")]
     if len(sides) != 2:
         raise RollbookError(f"group initiative is between two opposing sides, not {len(sides)} ({', '.join(sides)})",
                             hint="give each combatant one of two --side names, or start with --initiative individual")
-    _known(rolls, sides, "side")
     pairs, winner = roll_off(rolls.get(sides[0]), rolls.get(sides[1]), "1d6", rng, opencore.group_initiative_winner)
     first, second = sides if winner == "first" else sides[::-1]
     enc["order"] = [c["id"] for c in acting if c["side"] == first] + [c["id"] for c in acting if c["side"] == second]
@@ -323,17 +329,9 @@ def _self_injury(enc: Encounter, a: Combatant, damage: int, weapon: str, rng: ra
     """"Attacker drops weapon and injures self with it": the damage goes through the attacker's own
     armor, Toughness and HP, with the weapon's critical when it reaches HP."""
     wound = chain.apply_wound(damage, hp=a["hp"], con=a["con"], armor=a["armor"], toughness=a["toughness"],
-                              power_protection=0, substance_flaw=False, table=_table(weapon, None),
+                              power_protection=0, substance_flaw=False, table=opencore.weapon(weapon).get("critical"),
                               critical_roll=None, critical_bonus=0, attack_roll=None, options=options(enc), rng=rng)
     return wounded(enc, a, wound, a["id"], f"{a['name']} injures self: {wound['text']}")
-
-
-def _table(weapon: str | None, critical_type: str | None) -> str:
-    table = critical_type or (opencore.weapon(weapon).get("critical") if weapon else None)
-    if table is None:
-        raise RollbookError("which critical table does this damage use?",
-                            hint="add --critical-type slash, impact, puncture, shrapnel or burn")
-    return str(table)
 
 
 def damage(enc: Encounter, target: str, amount: int, rng: random.Random, *, critical_type: str | None = None,
@@ -343,11 +341,8 @@ def damage(enc: Encounter, target: str, amount: int, rng: random.Random, *, crit
     t = turns.find(enc, target)
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
-    reaches = opencore.apply_damage(amount, armor=t["armor"], toughness=t["toughness"], hp=t["hp"], con=t["con"],
-                                    options=options(enc)).critical
-    table = _table(None, critical_type) if reaches else (critical_type or "impact")
     wound = chain.apply_wound(amount, hp=t["hp"], con=t["con"], armor=t["armor"], toughness=t["toughness"],
-                              power_protection=0, substance_flaw=False, table=table, critical_roll=critical_roll,
+                              power_protection=0, substance_flaw=False, table=critical_type, critical_roll=critical_roll,
                               critical_bonus=0, attack_roll=None, options=options(enc), rng=rng)
     return turns.logged(enc, wounded(enc, t, wound, None, f"{t['name']} takes {wound['text']}"))
 

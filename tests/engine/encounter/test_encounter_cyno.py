@@ -112,3 +112,14 @@ def test_at_zero_damage_points_a_combatant_is_down_and_takes_no_turns():
     assert enc["order"] == ["p1"]
     assert "healing is at least 1" in refused("heal", encounter=enc, target="g1", amount=0)
     assert who(step(enc, "heal", target="g1", amount=50), "g1")["dp"] == 20
+
+
+def test_a_dodge_against_a_shot_costs_its_action_or_not_by_the_ruling():
+    # "When the attacker is using a hand-to-hand weapon, it is possible for the defender to dodge the attack."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    spent = call("strike", encounter=enc, attacker="p1", target="g1", roll=3, defense="dodge", ranged=True)
+    assert who(spent["encounter"], "g1")["actions_left"] == 1 and "Sid: dodge is not allowed" in spent["text"]
+    free = dict(enc, rulings={**enc["rulings"], "impossible_dodge": "free"})
+    kept = call("strike", encounter=free, attacker="p1", target="g1", roll=15, defense="dodge", ranged=True,
+                damage_roll=4)
+    assert who(kept["encounter"], "g1")["actions_left"] == 2 and who(kept["encounter"], "g1")["dp"] == 16

@@ -183,3 +183,10 @@ def test_fumbles_become_the_charts_effects(seed):
         extra = call("attack", encounter=answer["encounter"], attacker="o1", target="p1", attack_roll=50,
                      defense_roll=50, seed=1)
         assert "(extra attack)" in extra["text"]
+
+
+def test_group_initiative_needs_no_roll_when_one_side_is_left():
+    enc = step(opencore_fight(initiative="group"), "damage", target="o1", amount=60, critical_type="impact",
+               critical_roll=1)
+    answer = call("next", encounter=enc, seed=1)
+    assert answer["events"][0]["text"] == "Only players can still act: no initiative to roll"
