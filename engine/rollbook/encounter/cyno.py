@@ -205,7 +205,11 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
     parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in hit.modifiers)
     verdict = ("critical hit" if hit.critical else "hit") if hit.hit else "miss"
     events = [turns.event(enc, "strike", f"{a['name']} strikes {t['name']}: {hit.roll}{' ' + parts if parts else ''} = "
-                                         f"{hit.total}: {verdict} ({hit.reason})", target, dp=0, by=attacker)]
+                                         f"{hit.total}: {verdict} ({hit.reason})", target, dp=0, by=attacker,
+                          detail={"roll": hit.roll, "modifiers": [{"source": m.source, "modifier": m.modifier}
+                                                                  for m in hit.modifiers],
+                                  "total": hit.total, "hit": hit.hit, "critical": hit.critical,
+                                  "automatic": hit.automatic, "reason": hit.reason})]
     blocked = False
     if defense != "none":
         answer = _defend(t, defense, hit.total, hit.hit, ranged, defense_roll, percentile, opts, rng)

@@ -302,6 +302,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
         events += wounded(enc, t, answer["wound"], a["id"], f"{head}: {answer['text']}")
     else:
         events.append(turns.event(enc, "attack", f"{head}: {answer['text']}", t["id"], hp=0, by=a["id"]))
+    events[0]["detail"] = {key: value for key, value in answer.items() if key != "text"}  # opencore attack's answer
     for side, fumble in answer["fumbles"].items():
         events += _fumbled(enc, a if side == "attacker" else t, t if side == "attacker" else a, fumble)
     if answer["self_damage"]:

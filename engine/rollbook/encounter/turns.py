@@ -22,8 +22,10 @@ def event(enc: Encounter, kind: str, text: str, who: str | None = None, **extra:
 
 
 def logged(enc: Encounter, events: list[Event]) -> Step:
-    """The encounter with ``events`` appended to its log (only the last LOG_KEPT are kept)."""
-    enc["log"] = (enc["log"] + events)[-LOG_KEPT:]
+    """The encounter with ``events`` appended to its log (only the last LOG_KEPT are kept). An
+    event's ``detail`` (an attack's whole chain, for the page to unfold) is returned, not kept."""
+    kept = [{key: value for key, value in e.items() if key != "detail"} for e in events]
+    enc["log"] = (enc["log"] + kept)[-LOG_KEPT:]
     enc["logged"] += len(events)
     return enc, events
 

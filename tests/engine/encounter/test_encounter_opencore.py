@@ -190,3 +190,13 @@ def test_group_initiative_needs_no_roll_when_one_side_is_left():
                critical_roll=1)
     answer = call("next", encounter=enc, seed=1)
     assert answer["events"][0]["text"] == "Only players can still act: no initiative to roll"
+
+
+def test_an_attack_returns_the_whole_chain_and_keeps_only_its_text():
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    answer = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=90, defense_roll=10,
+                  critical_roll=50, seed=5)
+    detail = answer["events"][0]["detail"]
+    assert (detail["attack_total"], detail["defense_total"], detail["hit"]) == (150, 30, True)
+    assert detail["wound"]["to_toughness"] == 5 and detail["wound"]["critical_hit"]["roll"] == 70  # 50 + 20
+    assert "detail" not in answer["encounter"]["log"][-1]
