@@ -3,6 +3,8 @@
 An author marks a roll explicitly in the Markdown, with what it is for:
 
     Roll [[roll 1d100 | Initiative]] and add ...      a button "1d100" labelled "Initiative"
+    | [[roll 1d100 - CON # Starting HP]] |            the same, in a table cell ("|" splits cells;
+                                                      "#" is the dice notation's own label mark)
     [[roll 2d10+STR]]                                 labelled by the expression itself
 
 Only marked text becomes a button (never a pattern guessed over the HTML), code spans stay
@@ -24,7 +26,7 @@ from mkdocs.exceptions import PluginError
 from rollbook.dice import parse
 from rollbook.errors import RollbookError
 
-ROLL = r"\[\[roll\s+(?P<expression>[^\]|]+?)\s*(?:\|\s*(?P<label>[^\]]+?)\s*)?\]\]"
+ROLL = r"\[\[roll\s+(?P<expression>[^\]|#]+?)\s*(?:[|#]\s*(?P<label>[^\]]+?)\s*)?\]\]"
 # After code spans (190) and backslash escapes (180), before links (160), which would read "[[".
 PRIORITY = 175
 
@@ -54,9 +56,18 @@ class InlineRollProcessor(InlineProcessor):
         return roll_element(expression, label), m.start(0), m.end(0)
 
 
+# The widgets placed on a line of their own in a page (<rollbook-roller></rollbook-roller>): block
+# elements, so Markdown does not wrap them in a <p> (where their headings and lists may not go).
+BLOCK_WIDGETS = ("rollbook-roller", "rollbook-log", "rollbook-kept", "rollbook-criticals", "rollbook-character",
+                 "rollbook-codex-check", "rollbook-opencore-check", "rollbook-opencore-attack",
+                 "rollbook-opencore-initiative", "rollbook-cyno-strike", "rollbook-cyno-defense",
+                 "rollbook-cyno-turns", "rollbook-cyno-damage")
+
+
 class InlineRollExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
         md.inlinePatterns.register(InlineRollProcessor(ROLL, md), "rollbook_roll", PRIORITY)
+        md.block_level_elements.extend(BLOCK_WIDGETS)
 
 
 def on_config(config: Any) -> Any:

@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "engine" / "rollbook"
 WIDGETS = ROOT / "widgets"
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
-LIT_HTML_NPM = ROOT / "node_modules" / "lit-html"
+NODE_MODULES = ROOT / "node_modules"
 CACHE = ROOT / "build" / "pyodide-bundle"
 
 PACKAGE = "rollbook"
@@ -57,9 +57,13 @@ LOCKFILE = "pyodide-lock.json"
 # module, the WebAssembly binary and the standard library. Not the classic-script pyodide.js,
 # the type declarations, the consoles or the source maps.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-# The widgets render with lit-html (escaping templates, pinned in package.json): only the modules
-# they import, served from site/widgets/vendor/lit-html/ so relative imports resolve as in npm.
-LIT_HTML_FILES = ("lit-html.js", "directive.js", "directives/style-map.js", "LICENSE")
+# The widgets' libraries (pinned in package.json): only the modules they import, served from
+# site/widgets/vendor/<package>/ so relative imports resolve as in npm. lit-html renders (its
+# templates escape every value); workbox-window registers the service worker and tells of updates.
+VENDORED = {
+    "lit-html": ("lit-html.js", "LICENSE"),
+    "workbox-window": ("build/workbox-window.prod.mjs", "LICENSE"),
+}
 # A fixed timestamp makes the wheel, hence its sha256 in the lockfile, reproducible.
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can hold
 DIGEST_CHARS = 16  # of the wheel's sha256, naming its folder: plenty to never collide
@@ -150,12 +154,13 @@ def install(bundle: Path, site_dir: Path) -> None:
     _link_or_copy(bundle / LOCKFILE, target / LOCKFILE)
     if WIDGETS.is_dir():
         shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True)
-        vendor = site_dir / SITE_WIDGETS_DIR / "vendor" / "lit-html"
-        for name in LIT_HTML_FILES:
-            if not (LIT_HTML_NPM / name).is_file():
-                raise BundleError(f"{_shown(LIT_HTML_NPM / name)} is missing: run 'npm ci' (make setup does)")
-            (vendor / name).parent.mkdir(parents=True, exist_ok=True)
-            _link_or_copy(LIT_HTML_NPM / name, vendor / name)
+        for package, names in VENDORED.items():
+            for name in names:
+                source, target = NODE_MODULES / package / name, site_dir / SITE_WIDGETS_DIR / "vendor" / package / name
+                if not source.is_file():
+                    raise BundleError(f"{_shown(source)} is missing: run 'npm ci' (make setup does)")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _link_or_copy(source, target)
 
 
 def build_wheel(out_dir: Path) -> Path:

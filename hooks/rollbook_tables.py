@@ -82,13 +82,13 @@ def render_table(name: str, page_src: str = "index.md") -> str:
         return "| " + " | ".join(escape_cell(cell) for cell in cells) + " |"
 
     cells = [[escape_cell(cell) for cell in row] for row in display.rows]
-    # "at" is a row number; "row" above is a row (mypy 2 refuses one name for both)
-    for at, column, expression, label in display.rolls:
+    for at_row, at_column, expression, label in display.rolls:
         # the dice in the cell become a button (inline_rolls.py); the rest of the cell stays text
-        if expression not in display.rows[at][column]:
-            raise ValueError(f"table {name!r}: {expression!r} is not in row {at + 1}, column {column + 1}")
-        button = f'<rollbook-roll expression="{html.escape(expression)}" label="{html.escape(label)}">{escape_cell(expression)}</rollbook-roll>'
-        cells[at][column] = cells[at][column].replace(escape_cell(expression), button, 1)
+        if expression not in display.rows[at_row][at_column]:
+            raise ValueError(f"table {name!r}: {expression!r} is not in row {at_row + 1}, column {at_column + 1}")
+        button = (f'<rollbook-roll expression="{html.escape(expression)}" label="{html.escape(label)}">'
+                  f'{escape_cell(expression)}</rollbook-roll>')
+        cells[at_row][at_column] = cells[at_row][at_column].replace(escape_cell(expression), button, 1)
 
     parts = [f'<div class="rollbook-table" id="{table_anchor(name)}" data-rollbook-table="{name}" markdown>',
              "", f"**{escape_cell(display.title)}**", ""]

@@ -79,7 +79,9 @@ function named(value, path) {
 }
 
 /** One roll of the log: what was asked (expression, values, seed: enough to roll it again
- *  exactly) and what came out (total and the engine's one-line breakdown). */
+ *  exactly) and what came out (total and the engine's one-line breakdown). A roll made by a
+ *  tool (a check, an attack) has no expression but a `link`: the tool's page with its inputs
+ *  and seed, relative to the site's root, which shows that very result again. */
 export function checkRoll(value, path = "roll") {
   object(value, path);
   return {
@@ -92,6 +94,7 @@ export function checkRoll(value, path = "roll") {
     total: number(value.total, `${path}.total`),
     text: text(value.text, `${path}.text`),
     page: text(value.page, `${path}.page`, { optional: true, max: 500 }),
+    link: text(value.link, `${path}.link`, { optional: true, max: 1000 }),
   };
 }
 

@@ -7,3 +7,15 @@ import "./elements/log.js";
 import "./elements/inline-roll.js";
 import "./elements/kept-data.js";
 import "./elements/criticals.js";
+import "./elements/codex-check.js";
+import "./elements/opencore-check.js";
+import "./elements/opencore-attack.js";
+import "./elements/opencore-initiative.js";
+import "./elements/cyno-strike.js";
+import "./elements/cyno-defense.js";
+import "./elements/cyno-turns.js";
+import "./elements/cyno-damage.js";
+
+import { registerOffline } from "./offline.js";
+
+registerOffline();

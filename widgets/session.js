@@ -1,6 +1,7 @@
 // What one visit shares between every widget on every page: the kept state (roll log,
 // characters) over localStorage, kept in step with other tabs, and `rollIntoLog`, the one way a
-// roll reaches the log (the roller, inline rolls in the rules text and "Roll again" all use it).
+// roll reaches the log (the roller, inline rolls in the rules text and "Roll again" all use it);
+// `keepResult` is how a tool's result (a check, an attack) reaches it.
 
 import { ask, newSeed } from "./engine.js";
 import { KeptStore, newId } from "./kept.js";
@@ -52,4 +53,23 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
     page: pagePath(),
   });
   return { answer, entry };
+}
+
+/**
+ * Keep a tool's result in the log: its label, the engine's total and text, the seed, and the
+ * link (site-relative: page, inputs and seed) that shows the same result again.
+ */
+export function keepResult({ label, total, text, seed, link }) {
+  return kept.addRoll({
+    id: newId(),
+    at: new Date().toISOString(),
+    label,
+    expression: "",
+    vars: {},
+    seed,
+    total,
+    text,
+    page: pagePath(),
+    link,
+  });
 }

@@ -16,6 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
+from browserkit import Outside, phone_context  # noqa: E402
 from sitebuild import BuiltSite, build_site, require_success, site_url  # noqa: E402
 
 # The system Chromium (Playwright's own download fails here); `make test CHROMIUM=...` overrides it.
@@ -94,45 +95,17 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def context(browser: object) -> Iterator[object]:
     """A fresh browser context (own storage, so a palette choice does not leak between tests)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     yield context
     context.close()
 
 
 # --- the widgets on a phone ------------------------------------------------------------------
 
-PHONE = {"width": 390, "height": 844}
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-# A cold Pyodide start takes seconds, more on a loaded 2-core machine with other tests running.
-ENGINE_TIMEOUT_MS = 90_000
-
-
-class Outside:
-    """Requests that tried to leave the test server: each one fails the test that made it."""
-
-    def __init__(self) -> None:
-        self.urls: list[str] = []
-
 
 @pytest.fixture
 def outside() -> Outside:
     return Outside()
-
-
-def phone_context(browser: Any, base_url: str, outside: Outside, **options: Any) -> Any:
-    """A phone-sized touch context that lets no request leave the test server."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, **options)
-    local = urlsplit(base_url).netloc
-
-    def only_localhost(route: Any) -> None:
-        if urlsplit(route.request.url).netloc == local or route.request.url.startswith(("blob:", "data:")):
-            route.continue_()
-        else:
-            outside.urls.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_localhost)
-    return context
 
 
 @pytest.fixture
@@ -142,13 +115,3 @@ def phone(browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
     yield context
     context.close()
     assert outside.urls == [], f"requests left the site: {outside.urls}"
-
-
-def axe_violations(page: Any, serious_only: bool = True) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now (serious and critical ones by default)."""
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
-    if serious_only:
-        result = [v for v in result if v["impact"] in ("serious", "critical")]
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]

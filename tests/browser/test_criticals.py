@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from conftest import ENGINE_TIMEOUT_MS, axe_violations
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations
 from test_widgets import engine, kept_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -27,7 +27,7 @@ def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(
     expect(marked).to_have_count(1)
     expect(marked.locator("th")).to_contain_text(expected["row"])
     expect(marked).to_have_attribute("aria-current", "true")
-    rows = engine("table", name="opencore.critical.burn")["rows"]
+    rows = engine("table", name="opencore.critical.burn")["cells"]
     expect(page.locator(".rollbook-crit-table tbody tr")).to_have_count(len(rows))
     assert kept_log(page) == []  # a roll typed from physical dice is not the engine's roll to log
 
@@ -43,7 +43,7 @@ def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, base_url: str)
     expected = engine("opencore crit", type="puncture", seed=entry["seed"])
     assert value.inner_text() == str(expected["roll"]) and entry["label"] == "Puncture critical"
     link = page.get_by_role("link", name="Link to this critical").get_attribute("href")
-    fresh = phone.browser.new_context()
+    fresh = phone.browser.new_context(service_workers="block")
     try:
         shared = fresh.new_page()
         shared.goto(link)

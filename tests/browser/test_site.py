@@ -43,7 +43,8 @@ def page_urls(site: BuiltSite, base_url: str) -> list[str]:
 
 
 def test_no_page_scrolls_sideways_on_a_phone(browser, served_site: BuiltSite, base_url: str) -> None:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  service_workers="block")
     page = context.new_page()
     too_wide, unboxed, scrolling = [], [], []
     try:

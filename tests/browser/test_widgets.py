@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -71,7 +71,7 @@ def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduc
     query = parse_qs(urlsplit(link).query)
     assert query["expression"] == ["4d6kh3+2"] and query["seed"] == [str(entry["seed"])]
     # On another device: a fresh context with nothing kept shows the very same roll.
-    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    other = phone.browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     try:
         shared = other.new_page()
         shared.goto(link)

@@ -17,7 +17,7 @@ def test_table_gives_every_table_exactly_as_the_pages_print_it() -> None:
         answer = call("table", name=name)
         display = tables.display(name)
         assert answer["ok"], name
-        assert answer["result"]["rows"] == [list(row) for row in display.rows]
+        assert answer["result"]["cells"] == [list(row) for row in display.rows]
         assert answer["result"]["columns"] == list(display.columns) and answer["result"]["title"] == display.title
 
 

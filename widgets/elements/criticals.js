@@ -154,7 +154,7 @@ class CriticalLookup extends RollbookElement {
       <table>
         <caption>${t.title}${t.caption ? html` (${t.caption})` : nothing}</caption>
         <thead><tr>${t.columns.map((c) => html`<th scope="col">${c}</th>`)}</tr></thead>
-        <tbody>${t.rows.map((row) => html`<tr class=${row[0] === marked ? "rollbook-crit-row" : ""}
+        <tbody>${t.cells.map((row) => html`<tr class=${row[0] === marked ? "rollbook-crit-row" : ""}
             aria-current=${row[0] === marked ? "true" : nothing}>
           <th scope="row">${row[0] === marked ? html`<span class="rollbook-marker">▶ this roll: </span>` : nothing}${row[0]}</th>
           ${row.slice(1).map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody>

@@ -56,9 +56,10 @@ class RollLog extends RollbookElement {
           <p class="rollbook-log__meta">
             <time datetime=${entry.at}>${clock(entry.at)}</time>
             ${entry.page ? html` · <a href=${new URL(entry.page, SITE_ROOT).href}>${entry.page}</a>` : nothing}
-            · <a href=${shareLink(SITE_ROOT, "tools/roller/", LINK, entry)} aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>
+            · <a href=${entry.link ? new URL(entry.link, SITE_ROOT).href : shareLink(SITE_ROOT, "tools/roller/", LINK, entry)}
+                aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>
           </p>
-          <button type="button" class="md-button" aria-label=${`Roll again: ${entry.label}`} @click=${() => this.#again(entry)}>Roll again</button>
+          ${entry.expression ? html`<button type="button" class="md-button" aria-label=${`Roll again: ${entry.label}`} @click=${() => this.#again(entry)}>Roll again</button>` : nothing}
         </li>`)}
       </ol></div>
       ${entries.length ? nothing : html`<p class="rollbook-log__empty">No rolls yet. Rolls made anywhere on the site (the dice in the rules text too) appear here.</p>`}

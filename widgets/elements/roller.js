@@ -4,7 +4,6 @@
 
 import { ask } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { styleMap } from "../vendor/lit-html/directives/style-map.js";
 import { readQuery, shareLink } from "../links.js";
 import { rollIntoLog, SITE_ROOT } from "../session.js";
 import { breakdown, diceOfRoll, errorView, percent } from "./dice.js";
@@ -149,7 +148,8 @@ function chanceLine(result, name, words) {
     (${low}${high !== low ? html`, up to ${high} if the cut-off tail counts` : nothing})</p>`;
 }
 
-/** Mean, range, chances and every total as a table whose bars are drawn from its own numbers. */
+/** Mean, range, chances and every total as a table whose bars are drawn from its own numbers
+ *  (<progress> elements: no style attribute, which the site's Content Security Policy refuses). */
 export function distributionView(result) {
   const rows = Object.entries(result.distribution).map(([total, p]) => [Number(total), p]).sort((a, b) => a[0] - b[0]);
   const share = (p) => { const [t, b = "1"] = p.split("/"); return Number(t) / Number(b); };
@@ -170,7 +170,7 @@ export function distributionView(result) {
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
         <tbody>${rows.map(([total, p]) => html`<tr>
           <th scope="row">${total}</th><td>${percent(p)}</td>
-          <td class="rollbook-bar-cell"><span class="rollbook-bar" style=${styleMap({ width: `${(100 * share(p) / peak).toFixed(1)}%` })}></span></td>
+          <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${share(p) / peak} aria-hidden="true"></progress></td>
         </tr>`)}</tbody>
       </table>
     </div>`;

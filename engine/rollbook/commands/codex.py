@@ -66,12 +66,38 @@ def check(
         "total_failure": result.failure_rank > 0, "failure_rank": result.failure_rank,
         "outcome": result.outcome, "meaning": codex.MEANINGS[result.outcome],
         "time_multiplier": result.time_multiplier, "penalties_incurred": result.penalties_incurred,
-        "chance": str(odds.success),
-        "chances": {"success": str(odds.success), "total_success": str(odds.total_success),
-                    "total_failure": str(odds.total_failure), "success_ranks": _ranks(odds.success_ranks),
-                    "failure_ranks": _ranks(odds.failure_ranks), "method": "exact (closed form, no truncation)"},
+        "chance": str(odds.success), "chances": _chances(odds), "chain": _chain(result.dice, take),
         "text": text,
     }
+
+
+def _chances(odds: codex.Chances) -> Result:
+    return {"success": str(odds.success), "total_success": str(odds.total_success),
+            "total_failure": str(odds.total_failure), "success_ranks": _ranks(odds.success_ranks),
+            "failure_ranks": _ranks(odds.failure_ranks), "method": "exact (closed form, no truncation)"}
+
+
+def _chain(dice: list[int] | tuple[int, ...], take: str | None) -> list[Result]:
+    """Each d20 of a check with what it does, so a page can show the open-ended chain die by die."""
+    if not dice:
+        return []
+    natural = dice[0]
+    sign = +1 if natural == codex.SIDES else -1 if natural == 1 and take != "10+" else 0
+    if sign > 0:
+        note = "natural 20: open-ended, roll again and add"
+    elif sign < 0:
+        note = "natural 1: open-ended, roll again and subtract"
+    elif take == "10+" and natural < codex.TAKE_10_FLOOR:
+        note = f"natural {natural}, counts as {codex.TAKE_10_FLOOR} (take 10+)"
+    else:
+        note = f"natural {natural}"
+    counts = max(natural, codex.TAKE_10_FLOOR) if take == "10+" else natural
+    out: list[Result] = [{"roll": natural, "adds": counts, "note": note, "open_ended": sign != 0}]
+    for value in dice[1:]:
+        again = value == codex.SIDES
+        out.append({"roll": value, "adds": sign * value, "open_ended": again,
+                    "note": f"{'added' if sign > 0 else 'subtracted'}{' (20 again: roll once more)' if again else ''}"})
+    return out
 
 
 @command("codex dc")
@@ -110,3 +136,20 @@ def multiply(
         out["result"] = codex.round_down(parse_number(value, "the value") * combined)
         text += f": {value} becomes {out['result']}"
     return {**out, "text": text}
+
+
+@command("codex odds")
+def odds(
+    *,
+    modifier: Annotated[int, Arg("the skill modifier added to the d20")],
+    dc: Annotated[int, Arg("the Difficulty Class to equal or exceed")],
+    take: Annotated[Literal["10", "10+", "20"] | None, Arg("take 10, 10+ or 20 instead of a plain roll")] = None,
+) -> Result:
+    """The exact chance of every outcome of a check, before rolling it."""
+    chances = codex.chances(modifier, dc, take)
+    how = f" taking {take}" if take else ""
+    return {"modifier": modifier, "dc": dc, "take": take, "chance": str(chances.success), "chances": _chances(chances),
+            "can_succeed_automatically": codex.can_succeed_automatically(modifier, dc),
+            "impossible_on_20": codex.impossible_on_20(modifier, dc),
+            "text": f"Modifier {modifier:+d} vs DC {dc}{how}: chance of success {chances.success} = "
+                    f"{_percent(chances.success)}"}

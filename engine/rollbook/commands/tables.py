@@ -1,22 +1,29 @@
-"""``rollbook table NAME``: a rule table as a reader sees it, for widgets that show the real table."""
+"""``rollbook table NAME``: a rule table as data and as the reader sees it (for pages that build
+their pickers and checkboxes from the engine's own rows, never from a copy of the table)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from rollbook import tables
 from rollbook.commands import Arg, Result, command
 
 
+def _plain(value: Any) -> Any:
+    """A table row (read-only mappings and tuples) as plain JSON values."""
+    if isinstance(value, (tuple, list)):
+        return [_plain(item) for item in value]
+    if hasattr(value, "items"):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
 @command("table")
-def table_command(
-    name: Annotated[str, Arg("the table, e.g. opencore.critical.slash (an unknown name lists them all)", metavar="NAME")],
-) -> Result:
-    """Show a rule table: title, caption, columns and rows, exactly as the rules pages print it."""
-    display = tables.display(name)
-    widths = [max(len(cell) for cell in column) for column in zip(display.columns, *display.rows)]
-    lines = [display.title] + ([display.caption] if display.caption else [])
-    lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip()
-              for row in (display.columns, *display.rows)]
-    return {"name": display.name, "title": display.title, "caption": display.caption,
-            "columns": list(display.columns), "rows": [list(row) for row in display.rows], "text": "\n".join(lines)}
+def table(name: Annotated[str, Arg("the table, e.g. opencore.weapons or cyno.strike.penalties", metavar="NAME")]) -> Result:
+    """A rule table: its rows as data and as text, e.g. the weapons or the strike penalties."""
+    data = tables.get(name)
+    shown = tables.display(name)
+    lines = [" | ".join(shown.columns), *(" | ".join(row) for row in shown.rows)]
+    return {"name": name, "title": data.title, "caption": shown.caption, "rows": _plain(data.rows),
+            "columns": list(shown.columns), "cells": [list(row) for row in shown.rows],
+            "text": "\n".join([data.title, *lines])}

@@ -1,0 +1,189 @@
+"""The check helper (tools/checks/) in a real Chromium at phone size: CharacterCodex checks and
+OpenCore saves for the active character. Every number on screen is compared with the engine on
+CPython for the same inputs and seed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+BUCK = {"id": "buck", "name": "Buck Hunter", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",
+        "scores": {"STR": 76, "DEX": 80, "AGL": 21, "CON": 32, "INT": 86, "PER": 96, "WIS": 32, "CHA": 17, "COM": 92}}
+BUCK_SCORES = ",".join(f"{code}={score}" for code, score in BUCK["scores"].items())
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+# Material's own page chrome (search dialog, progress bar) is checked by test_widgets' axe test.
+WIDGETS = ["rollbook-codex-check", "rollbook-opencore-check", "rollbook-log"]
+
+
+def kept_log(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
+
+
+def codex(page: Page) -> Any:
+    return page.locator("rollbook-codex-check")
+
+
+def answer_total(widget: Any) -> str:
+    value = widget.locator(".rollbook-total__value")
+    expect(value).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    return value.inner_text()
+
+
+def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(phone, base_url: str) -> None:
+    expected = engine("codex check", modifier=3, dc=20, seed=5)
+    assert len(expected["dice"]) == 2  # a natural 20 and the die it adds
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+    widget = codex(page)
+    assert answer_total(widget) == str(expected["total"])
+    expect(widget.locator(".rollbook-verdict")).to_have_text("Success")
+    expect(widget.locator(".rollbook-die__face")).to_have_text(["20!", "9"])
+    expect(widget.locator(".rollbook-die__status")).to_have_text([link["note"] for link in expected["chain"]])
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    expect(widget.locator(".rollbook-answer__shared")).to_be_visible()
+    assert kept_log(page) == []  # a shared result is shown, not logged again
+
+
+def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    widget = codex(page)
+    widget.get_by_label("Skill modifier").fill("5")
+    widget.get_by_label("Complexity").select_option("Tough")
+    expect(widget.get_by_label("DC", exact=True)).to_have_value("15", timeout=ENGINE_TIMEOUT_MS)  # from codex dc
+    odds = engine("codex odds", modifier=5, dc=15)
+    expect(widget.locator(".rollbook-chance")).to_contain_text(f"Chance of success: 55% ({odds['chances']['success']})")
+    widget.get_by_label("DC", exact=True).press("Enter")
+    shown = answer_total(widget)
+
+    (entry,) = kept_log(page)
+    expected = engine("codex check", modifier=5, dc=15, seed=entry["seed"])
+    assert shown == str(expected["total"]) == str(entry["total"]) and entry["text"] == expected["text"]
+    query = parse_qs(urlsplit(entry["link"]).query)
+    assert entry["link"].startswith("tools/checks/?") and query["tool"] == ["codex-check"]
+    assert query["modifier"] == ["5"] and query["dc"] == ["15"] and query["seed"] == [str(entry["seed"])]
+    expect(page.get_by_role("log").locator("li")).to_have_count(1)
+    expect(page.get_by_role("log").get_by_role("button", name="Roll again")).to_have_count(0)  # a check is not an expression
+
+    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        shared = other.new_page()
+        shared.goto(page.get_by_role("log").get_by_role("link", name="Link to the roll").get_attribute("href"))
+        assert answer_total(codex(shared)) == shown
+    finally:
+        other.close()
+
+
+def test_taking_20_rolls_no_die(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=2&dc=25&take=20&safe=1&seed=1")
+    widget = codex(page)
+    assert answer_total(widget) == "22"
+    expect(widget.locator(".rollbook-die")).to_have_count(0)
+    expect(widget).to_contain_text("Taking 20: no die rolled.")
+    expect(widget.locator(".rollbook-verdict")).to_have_text("Failure")
+
+
+def test_a_bad_dc_is_the_engines_message_next_to_the_dc(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    widget = codex(page)
+    dc = widget.get_by_label("DC", exact=True)
+    dc.fill("fifteen")
+    dc.press("Enter")
+    problem = widget.locator("#codex-check-dc-problem")
+    expect(problem).to_have_text("'dc' must be a whole number, not 'fifteen'", timeout=ENGINE_TIMEOUT_MS)
+    expect(dc).to_have_attribute("aria-invalid", "true")
+    expect(dc).to_have_attribute("aria-describedby", "codex-check-dc-problem")
+    assert kept_log(page) == []
+
+
+def test_opencore_saves_without_an_active_character_say_where_to_make_one(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    widget = page.locator("rollbook-opencore-check")
+    expect(widget.get_by_role("link", name="Character page").first).to_have_attribute("href", base_url + "tools/character/")
+    widget.get_by_role("button", name="Roll the save").click()
+    expect(widget.locator(".rollbook-problem")).to_contain_text("a save needs a character's scores", timeout=ENGINE_TIMEOUT_MS)
+    assert kept_log(page) == []
+
+
+def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))", BUCK)
+    page.reload()
+    widget = page.locator("rollbook-opencore-check")
+    expect(widget).to_contain_text("For Buck Hunter, the active character.")
+    widget.get_by_label("Save or check").select_option("reflex")
+    widget.get_by_label("d100 rolled").fill("40")
+    widget.get_by_label("d100 rolled").press("Enter")
+    expected = engine("opencore check", kind="reflex", scores=BUCK_SCORES, roll=40)
+    assert answer_total(widget) == str(expected["result"])
+    expect(widget.locator(".rollbook-verdict")).to_have_text("Success" if expected["success"] else "Failure")
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    (entry,) = kept_log(page)
+    assert entry["text"] == expected["text"] and entry["label"].startswith("Reflex (Buck Hunter)")
+
+    # On a device that does not keep Buck, the link still has his scores, and a seed rolls the d100.
+    rolled = engine("opencore check", kind="willpower", scores=BUCK_SCORES, seed=77)
+    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        shared = other.new_page()
+        shared.goto(base_url + f"tools/checks/?tool=opencore-check&kind=willpower&who=Buck&scores={BUCK_SCORES}&seed=77")
+        shown = shared.locator("rollbook-opencore-check")
+        assert answer_total(shown) == str(rolled["result"])
+        expect(shown.locator(".rollbook-breakdown")).to_have_text(rolled["text"])
+    finally:
+        other.close()
+
+
+def test_a_d100_out_of_range_is_the_engines_message_next_to_the_field(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + f"tools/checks/?tool=opencore-check&kind=reflex&scores={BUCK_SCORES}&roll=150")
+    field = page.locator("rollbook-opencore-check").get_by_label("d100 rolled")
+    expect(page.locator("#opencore-check-roll-problem")).to_contain_text("the roll must be between 1 and 100", timeout=ENGINE_TIMEOUT_MS)
+    expect(field).to_have_attribute("aria-invalid", "true")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_check_helper_has_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
+    context = phone_context(browser, base_url, outside, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+        answer_total(codex(page))
+        page.locator("rollbook-opencore-check").get_by_role("button", name="Roll the save").click()
+        expect(page.locator("rollbook-opencore-check .rollbook-problem")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        assert axe_violations(page, within=WIDGETS) == []
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+def test_check_helper_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+    answer_total(codex(page))
+    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox])')]
+        .filter((el) => el.offsetParent !== null && el.type !== 'file' && el.type !== 'checkbox')
+        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []

@@ -1,0 +1,182 @@
+"""The combat helpers (tools/combat/) in a real Chromium at phone size: OpenCore's attack and
+initiative, Cyno's strike, defenses, turn order and damage rating. Every answer is compared with
+the engine on CPython for the same inputs and seed."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def kept_log(page: Page) -> list[dict[str, Any]]:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
+
+
+def shown_text(widget: Any) -> str:
+    """The engine's text as the widget shows it (folded away or not)."""
+    working = widget.locator(".rollbook-breakdown")
+    expect(working).to_be_attached(timeout=ENGINE_TIMEOUT_MS)
+    return working.text_content()
+
+
+def link(tool: str, **inputs: Any) -> str:
+    return "tools/combat/?" + urlencode({"tool": tool, **inputs})
+
+
+def test_an_attack_rolls_damage_through_armor_and_toughness_and_the_critical_it_calls_for(phone, base_url: str) -> None:
+    inputs = {"attack_skill": 60, "defense_skill": 40, "weapon": "Sword", "strength": 80, "hp": 30, "con": 40, "armor": 5, "toughness": 3}
+    attack = engine("opencore attack", attack_skill=60, defense_skill=40, weapon="Sword", strength=80, seed=2)
+    applied = engine("opencore damage", amount=attack["damage"], hp=30, con=40, armor=5, toughness=3)
+    assert applied["critical"]
+    critical = engine("opencore crit", type=attack["critical_table"], attack_roll=attack["attack_roll"], toughness=applied["toughness"], seed=3)
+    page = phone.new_page()
+    page.goto(base_url + link("opencore-attack", **inputs, seed=2))
+    widget = page.locator("rollbook-opencore-attack")
+    assert shown_text(widget) == "\n".join([attack["text"], applied["text"], critical["text"]])
+    expect(widget.locator(".rollbook-total__value")).to_have_text(str(attack["damage"]))
+    expect(widget.locator(".rollbook-facts")).to_contain_text(f"Critical (slash): roll {critical['roll']} ({critical['row']}): {critical['effect']}")
+    expect(widget.get_by_label("Weapon", exact=True)).to_have_value("Sword")
+    assert kept_log(page) == []  # shown from a link: not logged again
+
+
+def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    widget = page.locator("rollbook-opencore-attack")
+    widget.get_by_label("Attack skill").fill("50")
+    widget.get_by_label("Defense skill").fill("50")
+    widget.get_by_label("Defense d100").fill("3")  # an unmodified 01-05: the defender fumbles
+    widget.get_by_label("Attack skill").press("Enter")
+    text = shown_text(widget)
+    (entry,) = kept_log(page)
+    expected = engine("opencore attack", attack_skill=50, defense_skill=50, defense_roll=3, seed=entry["seed"])
+    assert text == entry["text"] == expected["text"] and "Fumble (defender" in text
+    expect(widget.locator(".rollbook-facts")).to_contain_text(f"Fumble (defender): Fumble Chart {expected['fumbles']['defender']['roll']}")
+
+    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        shared = other.new_page()
+        shared.goto(base_url + entry["link"])
+        assert shown_text(shared.locator("rollbook-opencore-attack")) == expected["text"]
+    finally:
+        other.close()
+
+
+def test_a_sword_without_strength_is_the_engines_message_next_to_str(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))
+    problem = page.locator("#opencore-attack-strength-problem")
+    expect(problem).to_have_text("Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("rollbook-opencore-attack").get_by_label("Attacker's STR")).to_have_attribute("aria-invalid", "true")
+
+
+# Each helper's seeded link shows exactly the engine's text for the same inputs and seed.
+SEEDED = [
+    ("opencore-initiative", {"dex": 70, "weapon": "Sword", "armor": "Chain Mail", "bide": 1}, "opencore initiative",
+     {"dex": 70, "weapon": "Sword", "armor": "Chain Mail", "bide": True}),
+    ("opencore-group-initiative", {}, "opencore group-initiative", {}),
+    ("cyno-strike", {"coordination": 15, "skill": 70, "condition": "large-target,half-cover", "damage": 8}, "cyno strike",
+     {"coordination": 15, "skill": 70, "condition": ["large-target", "half-cover"], "damage": 8}),
+    ("cyno-dodge", {"strike": 14, "reflex": 15, "blind": 1}, "cyno dodge", {"strike": 14, "reflex": 15, "blind": True}),
+    ("cyno-parry", {"strike": 12, "skill": 60}, "cyno parry", {"strike": 12, "skill": 60}),
+    ("cyno-initiative", {"combatants": 5, "reflex": "12, 15, 22"}, "cyno initiative", {"combatants": 5, "reflex": [12, 15, 22]}),
+    ("cyno-hold-back", {"stress": 14, "other_stress": 9}, "cyno hold-back", {"stress": 14, "other_stress": 9}),
+    ("cyno-surprise", {}, "cyno surprise", {}),
+]
+
+
+@pytest.mark.parametrize(("tool", "inputs", "command", "args"), SEEDED, ids=[case[0] for case in SEEDED])
+def test_a_seeded_link_shows_exactly_the_engines_answer(phone, base_url: str, tool: str, inputs: dict, command: str, args: dict) -> None:
+    expected = engine(command, **args, seed=20261130)
+    page = phone.new_page()
+    page.goto(base_url + link(tool, **inputs, seed=20261130))
+    assert shown_text(page.locator(f"rollbook-{tool}")) == expected["text"]
+
+
+def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone, base_url: str) -> None:
+    chart = [row for name in ("cyno.strike.bonuses", "cyno.strike.penalties") for row in engine("table", name=name)["rows"] if "id" in row]
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    widget = page.locator("rollbook-cyno-strike")
+    boxes = widget.get_by_role("group", name="Bonuses and penalties").get_by_role("checkbox")
+    expect(boxes).to_have_count(len(chart), timeout=ENGINE_TIMEOUT_MS)
+    quarter = widget.get_by_label("−1: A fourth of the target is behind cover.")
+    half = widget.get_by_label("−2: Half of the target is behind cover.")
+    quarter.check()
+    half.check()
+    expect(quarter).not_to_be_checked()  # a cover line replaces the other
+    widget.get_by_label("+1: Striking at a large target. Anything over 3 meters.").check()
+    widget.get_by_label("Coordination").fill("15")
+    widget.get_by_role("button", name="Strike", exact=True).click()
+    text = shown_text(widget)
+    (entry,) = kept_log(page)
+    assert text == engine("cyno strike", coordination=15, condition=["half-cover", "large-target"], seed=entry["seed"])["text"]
+    assert "condition=half-cover%2Clarge-target" in entry["link"]
+
+
+def test_a_missile_with_bonuses_is_refused_in_the_engines_words(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + link("cyno-strike", coordination=15, missile=1))
+    expect(page.locator("#cyno-strike-missile-problem")).to_contain_text(
+        "a missile's strike takes no bonuses or penalties", timeout=ENGINE_TIMEOUT_MS)
+    assert kept_log(page) == []
+
+
+def test_damage_across_levels_needs_no_dice_and_is_not_logged(phone, base_url: str) -> None:
+    expected = engine("cyno damage", amount=12, weapon_level="k", target_level="h", critical=True)
+    page = phone.new_page()
+    page.goto(base_url + link("cyno-damage", amount=12, weapon_level="k", target_level="h", critical=1))
+    widget = page.locator("rollbook-cyno-damage")
+    assert shown_text(widget) == expected["text"]
+    expect(widget.locator(".rollbook-total__value")).to_have_text(str(expected["damage"]))
+    expect(widget.get_by_role("link", name="Link to this result")).not_to_have_attribute("href", re.compile("seed="))
+    widget.get_by_label("Damage points rolled").fill("-3")
+    widget.get_by_label("Damage points rolled").press("Enter")
+    expect(widget.locator(".rollbook-problem")).to_contain_text("negative")
+    assert kept_log(page) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
+    context = phone_context(browser, base_url, outside, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(base_url + link("cyno-strike", coordination=15, condition="large-target", seed=3))
+        expect(page.locator("rollbook-cyno-strike .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
+        expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        widgets = page.evaluate("() => [...document.querySelectorAll('.rollbook-widget')].map((el) => el.localName)")
+        assert len(widgets) == 11
+        assert axe_violations(page, within=widgets) == []
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    expect(page.locator("rollbook-cyno-strike input[type=checkbox]").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox]), .rollbook-widget summary')]
+        .filter((el) => el.offsetParent !== null && el.type !== 'checkbox')
+        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    assert small == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll

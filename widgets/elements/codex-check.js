@@ -1,0 +1,111 @@
+// <rollbook-codex-check>: an Ogre CharacterCodex skill check. The modifier and the DC (typed, or
+// a complexity from the DC table, asked of "codex dc"), a plain roll or take 10 / 10+ / 20; the
+// exact chance of success before rolling ("codex odds"), then the d20 chain die by die, the total
+// and the outcome with its rank ("codex check").
+
+import { ask } from "../engine.js";
+import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+import { percent } from "./dice.js";
+
+const TAKES = [
+  { value: "", label: "Roll the d20" },
+  { value: "10", label: "Take 10" },
+  { value: "10+", label: "Take 10+ (rolls under 10 count as 10)" },
+  { value: "20", label: "Take 20" },
+];
+
+function outcome(result) {
+  if (result.total_success) return `Total success, rank ${result.success_rank}`;
+  if (result.total_failure) return `Total failure, rank ${result.failure_rank}`;
+  return result.success ? "Success" : "Failure";
+}
+
+class CodexCheck extends RollbookTool {
+  static tool = "codex-check";
+  static page = "tools/checks/";
+  static action = "Roll the check";
+
+  connected() {
+    this.complexities = [];
+    this.odds = null; // the engine's "codex odds" answer for the inputs as they are
+    super.connected();
+    tableRows("codex.dc").then((rows) => {
+      this.complexities = rows;
+      this.update();
+    });
+    this.#askOdds();
+  }
+
+  fields() {
+    return [
+      { name: "modifier", label: "Skill modifier", kind: "int", initial: "0" },
+      { name: "complexity", label: "Complexity", kind: "choice", blame: ["complexity"],
+        options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
+      { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
+      { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
+      // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
+      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool" },
+      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool" },
+    ];
+  }
+
+  async changed(name) {
+    if (name === "complexity" && this.values.complexity) {
+      const answer = await ask({ command: "codex dc", args: { complexity: this.values.complexity } });
+      if (answer.ok) this.values = { ...this.values, dc: String(answer.result.dc) };
+      else this.answer = answer;
+    } else if (name === "dc") {
+      this.values = { ...this.values, complexity: "" }; // a typed DC is no longer the picked one
+    }
+    this.#askOdds();
+  }
+
+  #args(values) {
+    return given({ modifier: typed(values.modifier), dc: typed(values.dc), take: values.take || undefined });
+  }
+
+  #checkArgs(values) {
+    return given({ ...this.#args(values), safe: values.safe || undefined, failure_has_cost: values.failure_has_cost || undefined });
+  }
+
+  async #askOdds() {
+    const asked = this.#args(this.values);
+    const answer = await ask({ command: "codex odds", args: asked });
+    this.odds = { asked, answer };
+    this.update();
+  }
+
+  request(values, seed) {
+    return { command: "codex check", args: { ...this.#checkArgs(values), seed } };
+  }
+
+  preview() {
+    const answer = this.odds?.answer;
+    if (!answer?.ok) return nothing; // a bad input is reported when the check is rolled
+    const { chances, can_succeed_automatically: automatic } = answer.result;
+    return html`<p class="rollbook-chance" aria-live="polite">
+      <strong>Chance of success: ${percent(chances.success)}</strong> (${chances.success});
+      total success ${percent(chances.total_success)}, total failure ${percent(chances.total_failure)}
+      ${automatic ? html`<br>The modifier is at least the DC: the character may succeed automatically without rolling.` : nothing}</p>`;
+  }
+
+  details(result) {
+    const dc = html`${result.modifier >= 0 ? "+" : ""}${result.modifier} vs DC ${result.dc}`;
+    return html`
+      ${verdict(dc, result.total, outcome(result))}
+      ${result.chain.length ? html`<ul class="rollbook-dice" aria-label="the d20s, in order">${result.chain.map((link) => html`
+        <li class="rollbook-die ${link.open_ended ? "rollbook-die--exploded" : ""}">
+          <span class="rollbook-die__face">${link.roll}${link.open_ended ? "!" : ""}</span><span class="rollbook-die__kind">d20</span>
+          <span class="rollbook-die__status">${link.note}</span></li>`)}</ul>`
+        : html`<p>Taking ${result.take}: no die rolled.</p>`}
+      <p>Chance of success was ${percent(result.chance)} (${result.chance}).
+        ${result.impossible_on_20 ? "A natural 20 alone could not succeed: the GM may rule automatic failure." : nothing}</p>`;
+  }
+
+  kept(result, values) {
+    const take = values.take ? ` (take ${values.take})` : "";
+    return { label: `Check ${result.modifier >= 0 ? "+" : ""}${result.modifier} vs DC ${result.dc}${take}: ${outcome(result)}`, total: result.total };
+  }
+}
+
+define("rollbook-codex-check", CodexCheck);

@@ -1,0 +1,45 @@
+// <rollbook-cyno-damage>: a weapon's damage against a target of another damage-rating level,
+// as "cyno damage" rules it (levels from the engine's Metric System table; no dice, so nothing
+// goes to the roll log).
+
+import { define, given, html, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+
+class CynoDamage extends RollbookTool {
+  static tool = "cyno-damage";
+  static page = "tools/combat/";
+  static action = "Work out the damage";
+  static rolls = false;
+
+  connected() {
+    this.levels = [];
+    super.connected();
+    tableRows("cyno.metric").then((rows) => {
+      this.levels = rows;
+      this.update();
+    });
+  }
+
+  fields() {
+    const options = this.levels.map((row) => ({ value: row.symbol, label: `${row.symbol}DP${row.prefix === "-" ? " (basic)" : ` (${row.prefix})`}` }));
+    return [
+      { name: "amount", label: "Damage points rolled", kind: "int", blame: ["amount", "damage"] },
+      { name: "weapon_level", label: "Weapon's level", kind: "choice", options, initial: "" },
+      { name: "target_level", label: "Target's level", kind: "choice", options, initial: "" },
+      { name: "static", label: "Static damage points (SDP)", kind: "bool" },
+      { name: "critical", label: "Critical strike (double damage)", kind: "bool" },
+    ];
+  }
+
+  request(values) {
+    return { command: "cyno damage", args: given({
+      amount: typed(values.amount), weapon_level: values.weapon_level, target_level: values.target_level,
+      static: values.static || undefined, critical: values.critical || undefined,
+    }) };
+  }
+
+  details(result) {
+    return verdict(html`${result.amount} ${result.weapon_level}DP${result.critical ? " (critical)" : ""} against ${result.target_level}DP`, result.damage, result.unit);
+  }
+}
+
+define("rollbook-cyno-damage", CynoDamage);

@@ -1,0 +1,90 @@
+// <rollbook-opencore-check>: an OpenCore saving throw or check for the active character
+// ("opencore check" with the character's scores and the rulings it was made with). The d100 can be
+// typed from physical dice or rolled. A link carries the scores and rulings, so it shows the same
+// result on a device that does not keep the character.
+
+import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
+import { kept, SITE_ROOT } from "../session.js";
+import { scoresText } from "./inline-roll.js";
+import { percent } from "./dice.js";
+
+// The command's choices, in the rules' words.
+const KINDS = [
+  { value: "physical-toughness", label: "Physical Toughness save" },
+  { value: "reflex", label: "Reflex save" },
+  { value: "willpower", label: "Willpower save" },
+  { value: "awareness", label: "Awareness save" },
+  { value: "concentration", label: "Concentration save" },
+  { value: "perception", label: "Perception check" },
+];
+const RULINGS = ["save_direction", "willpower_composite", "perception"]; // the options "opencore check" takes
+const hidden = () => true; // carried in the link, taken from the active character
+
+class OpenCoreCheck extends RollbookTool {
+  static tool = "opencore-check";
+  static page = "tools/checks/";
+  static action = "Roll the save";
+
+  connected() {
+    super.connected();
+    this.listen(kept.watch(() => this.update()));
+  }
+
+  fields() {
+    return [
+      { name: "kind", label: "Save or check", kind: "choice", options: KINDS, initial: KINDS[0].value, wide: true },
+      { name: "roll", label: "d100 rolled", help: "blank: rolled here", kind: "int", blame: ["the roll"] },
+      { name: "who", label: "Character", kind: "text", hidden },
+      { name: "scores", label: "Scores", kind: "text", hidden },
+      ...RULINGS.map((name) => ({ name, label: name, kind: "text", hidden })),
+    ];
+  }
+
+  intro() {
+    const character = kept.active;
+    if (character) return html`<p class="rollbook-tool__who">For <strong>${character.name}</strong>, the active character.</p>`;
+    return html`<p class="rollbook-tool__who">No active character yet: make one (or pick one) on the
+      <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a>, then come back to roll its saves.</p>`;
+  }
+
+  run(options) {
+    // A link brings its own character; a tap here rolls for the active one.
+    if (!options?.linked) {
+      const character = kept.active;
+      const rulings = Object.fromEntries(RULINGS.map((name) => [name, character?.options?.[name] ?? ""]));
+      this.values = { ...this.values, who: character?.name ?? "", scores: character ? scoresText(character.scores) : "", ...rulings };
+    }
+    return super.run(options);
+  }
+
+  resolve(values, seed) {
+    if (!values.scores) return Promise.resolve({ ok: false, error: { kind: "character", message: "a save needs a character's scores" } });
+    return super.resolve(values, seed);
+  }
+
+  request(values, seed) {
+    const rulings = Object.fromEntries(RULINGS.map((name) => [name, values[name] || undefined]));
+    return { command: "opencore check", args: given({ kind: values.kind, scores: values.scores, roll: typed(values.roll), ...rulings, seed }) };
+  }
+
+  problemView(id) {
+    if (this.answer.error.kind === "character") {
+      return html`<p class="rollbook-problem" id=${id} role="alert">a save needs a character's scores: make or pick the active
+        character on the <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a></p>`;
+    }
+    return super.problemView(id);
+  }
+
+  details(result, values) {
+    return html`
+      ${verdict(html`${result.name}${values.who ? ` for ${values.who}` : ""}`, result.result, result.success ? "Success" : "Failure")}
+      <p>${result.rule} (${result.target}): rolled ${result.roll}${result.result !== result.roll ? ` → ${result.result}` : ""}.
+        Chance of success ${percent(result.chance)} (${result.chance}).</p>`;
+  }
+
+  kept(result, values) {
+    return { label: `${result.name}${values.who ? ` (${values.who})` : ""}: ${result.success ? "success" : "failure"}`, total: result.result };
+  }
+}
+
+define("rollbook-opencore-check", OpenCoreCheck);

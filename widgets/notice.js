@@ -1,0 +1,36 @@
+// A quiet notice at the bottom of the screen ("Ready offline", "An update is ready [Reload]"),
+// announced politely, dismissed with its ✕ or by its action. One at a time; it lives on <body>,
+// outside the content that Material's instant navigation swaps.
+
+let current = null;
+
+/** Show `message`; with `action`, a button that calls `onAction`; without one, it leaves by itself
+ *  after `seconds` (it must not sit over the page's own buttons). */
+export function showNotice(message, { action = null, onAction = null, seconds = 10 } = {}) {
+  current?.remove();
+  const notice = document.createElement("div");
+  notice.className = "rollbook-notice md-typeset";
+  notice.setAttribute("role", "status");
+  const text = document.createElement("p");
+  text.textContent = message;
+  notice.append(text);
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "md-button md-button--primary";
+    button.textContent = action;
+    button.addEventListener("click", () => { notice.remove(); onAction?.(); });
+    notice.append(button);
+  }
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "md-button";
+  close.textContent = "✕";
+  close.setAttribute("aria-label", "Dismiss");
+  close.addEventListener("click", () => notice.remove());
+  notice.append(close);
+  document.body.append(notice);
+  current = notice;
+  if (!action) setTimeout(() => notice.remove(), seconds * 1000);
+  return notice;
+}

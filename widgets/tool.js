@@ -1,0 +1,217 @@
+// The base of the check and combat helpers: a form of fields, one engine command (or a short
+// chain of them) with a fresh seed, and the answer under the form, the biggest thing on screen.
+// A subclass says which fields it has, what it asks the engine and how the answer looks; this
+// class does the rest the same way for every helper:
+//
+// - every field has a visible label (its accessible name); numbers are typed with the numeric
+//   keyboard and sent as typed, so a wrong one is refused by the engine in its own words,
+//   shown next to the field it names (or above the button when it names none);
+// - Enter or the main button asks; a result is kept in the roll log with a link (the page, the
+//   inputs and the seed) that shows the very same result on any device, without logging it again;
+// - several helpers share a page: a link says which one it is for (?tool=…), and the page opens
+//   on its answer.
+
+import { ask, newSeed } from "./engine.js";
+import { define, html, nothing, RollbookElement } from "./element.js";
+import { readQuery, shareLink } from "./links.js";
+import { keepResult, SITE_ROOT } from "./session.js";
+
+export { define, html, nothing };
+
+// How a field is written in a share link (see links.js).
+const LINKED = { int: "text", text: "text", choice: "text", bool: "bool", checks: "text" };
+
+/** A typed number as the engine takes it: a whole number when it is one, else the text itself
+ *  (the engine then says what is wrong with it); blank is left out. */
+export function typed(value) {
+  const text = String(value ?? "").trim();
+  if (text === "") return undefined;
+  return /^[+-]?\d{1,15}$/.test(text) ? Number(text) : text;
+}
+
+/** args without the undefined entries (fields left blank). */
+export function given(args) {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
+}
+
+/** Ask the engine for a rule table's rows (for pickers and checkboxes built from its data). */
+export async function tableRows(name) {
+  const answer = await ask({ command: "table", args: { name } });
+  return answer.ok ? answer.result.rows : [];
+}
+
+export class RollbookTool extends RollbookElement {
+  // A subclass sets: static tool ("codex-check", the link's ?tool=), static page ("tools/checks/"),
+  // static action (the button: "Roll the check"), and implements fields(), request(values, seed)
+  // (or resolve(values, seed) for a chain of requests), details(result) and kept(result, values);
+  // a helper that rolls no dice sets static rolls = false (no seed, nothing logged); one whose
+  // details() already spell the result out sets static folds = true (the engine's text folds away).
+  static rolls = true;
+  static folds = false;
+
+  connected() {
+    const fields = this.fields();
+    this.values = this.values ?? Object.fromEntries(fields.map((f) => [f.name, f.initial ?? (f.kind === "bool" ? false : "")]));
+    this.answer = null; // the engine's response for `asked`
+    this.asked = null; // {values, seed, shared}
+    this.busy = false;
+    this.linkProblems = [];
+    const schema = { tool: "text", seed: "int", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])) };
+    const { values, problems } = readQuery(schema, location.search);
+    if (values.tool === this.constructor.tool) {
+      this.linkProblems = problems;
+      const { tool, seed, ...inputs } = values;
+      Object.assign(this.values, inputs);
+      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
+    }
+  }
+
+  /** The link schema (the tool, its fields and the seed) for `values` and `seed`. */
+  link(values, seed) {
+    const fields = this.fields();
+    const schema = { tool: "text", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])), seed: "int" };
+    const state = { tool: this.constructor.tool, ...values, seed };
+    for (const f of fields) if (f.kind === "bool" && !values[f.name]) state[f.name] = null; // off: left out
+    return shareLink(SITE_ROOT, this.constructor.page, schema, state);
+  }
+
+  /** The engine's answer for these inputs: one request by default; a subclass may chain several. */
+  resolve(values, seed) {
+    return ask(this.request(values, seed));
+  }
+
+  /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a link. */
+  async run({ seed = newSeed(), shared = false, linked = false } = {}) {
+    const values = { ...this.values };
+    if (!this.constructor.rolls) seed = null;
+    this.busy = true;
+    this.update();
+    const answer = await this.resolve(values, seed);
+    this.busy = false;
+    this.answer = answer;
+    this.asked = { values, seed, shared };
+    if (answer.ok && !shared && seed !== null) {
+      const { label, total } = this.kept(answer.result, values);
+      const link = this.link(values, seed);
+      keepResult({ label, total, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
+    }
+    this.update();
+    requestAnimationFrame(() => this.#reveal(linked));
+  }
+
+  /** Bring the main button and the answer under it on screen: after a link (the page opened
+   *  on this helper), or when a long form left the answer in the lower part of the screen. */
+  #reveal(linked) {
+    const answer = this.querySelector(".rollbook-answer");
+    if (answer && (linked || answer.getBoundingClientRect().top > innerHeight * 0.6)) {
+      this.querySelector(".rollbook-tool__go")?.scrollIntoView({ block: "start" });
+    }
+  }
+
+  change(name, value) {
+    this.values = { ...this.values, [name]: value };
+    this.changed?.(name);
+    this.update();
+  }
+
+  /** The field the engine's message names (by its argument or its label), if any. */
+  blamed() {
+    if (!this.answer || this.answer.ok) return null;
+    const message = this.answer.error.message.toLowerCase();
+    const mentions = (words) => words && new RegExp(`(^|[^a-z])${words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(message);
+    const shown = this.fields().filter((f) => !f.hidden?.(this.values));
+    return shown.find((f) => mentions(f.name) || mentions(f.name.replaceAll("_", " ")) || (f.blame ?? []).some(mentions) || mentions(f.label))?.name ?? null;
+  }
+
+  fieldView(field, blamed) {
+    const id = `${this.constructor.tool}-${field.name}`;
+    const problem = blamed === field.name ? this.problemView(`${id}-problem`) : nothing;
+    const describedBy = blamed === field.name ? `${id}-problem` : (field.help ? `${id}-help` : nothing);
+    const help = field.help ? html`<span class="rollbook-field__help" id=${`${id}-help`}>${field.help}</span>` : nothing;
+    const value = this.values[field.name];
+    if (field.kind === "bool") {
+      return html`<div class="rollbook-field rollbook-field--check">
+        <label><input type="checkbox" id=${id} name=${field.name} .checked=${Boolean(value)}
+          aria-describedby=${describedBy} @change=${(e) => this.change(field.name, e.target.checked)}> ${field.label}</label>
+        ${help}${problem}</div>`;
+    }
+    if (field.kind === "choice") {
+      return html`<div class=${field.wide ? "rollbook-field rollbook-field--wide" : "rollbook-field"}>
+        <label for=${id}>${field.label}</label>
+        <select id=${id} name=${field.name} aria-describedby=${describedBy}
+          aria-invalid=${blamed === field.name ? "true" : "false"} @change=${(e) => this.change(field.name, e.target.value)}>
+          ${field.options.map((o) => html`<option value=${o.value} ?selected=${o.value === value}>${o.label}</option>`)}
+        </select>${help}${problem}</div>`;
+    }
+    if (field.kind === "checks") {
+      const chosen = new Set(String(value).split(",").filter(Boolean));
+      const toggle = (option, on) => {
+        const rest = [...chosen].filter((id) => id !== option.value && !(on && option.group && field.options.find((o) => o.value === id)?.group === option.group));
+        this.change(field.name, (on ? [...rest, option.value] : rest).join(","));
+      };
+      return html`<fieldset class="rollbook-field rollbook-checks" aria-describedby=${describedBy}>
+        <legend>${field.label}</legend>${help}
+        ${field.options.map((o) => html`<label><input type="checkbox" name=${field.name} value=${o.value}
+          .checked=${chosen.has(o.value)} @change=${(e) => toggle(o, e.target.checked)}> ${o.label}</label>`)}
+        ${problem}</fieldset>`;
+    }
+    return html`<div class="rollbook-field">
+      <label for=${id}>${field.label}</label>
+      <input type="text" id=${id} name=${field.name} .value=${value ?? ""} autocomplete="off" spellcheck="false"
+        inputmode=${field.kind === "int" ? "numeric" : nothing} enterkeyhint="go" placeholder=${field.placeholder ?? nothing}
+        aria-invalid=${blamed === field.name ? "true" : "false"} aria-describedby=${describedBy}
+        @input=${(e) => { this.values = { ...this.values, [field.name]: e.target.value }; }}
+        @change=${(e) => this.change(field.name, e.target.value)}>
+      ${help}${problem}</div>`;
+  }
+
+  problemView(id) {
+    return html`<p class="rollbook-problem" id=${id} role="alert">${this.answer.error.message}</p>`;
+  }
+
+  #submit(event) {
+    event.preventDefault();
+    this.run();
+  }
+
+  view() {
+    const blamed = this.blamed();
+    const failed = this.answer && !this.answer.ok;
+    const tool = this.constructor.tool;
+    return html`
+      <form class="rollbook-tool__form" @submit=${(e) => this.#submit(e)}>
+        ${this.intro?.() ?? nothing}
+        <div class="rollbook-fields">
+          ${this.fields().filter((f) => !f.hidden?.(this.values)).map((f) => this.fieldView(f, blamed))}
+        </div>
+        ${this.preview?.() ?? nothing}
+        ${failed && blamed === null ? this.problemView(`${tool}-problem`) : nothing}
+        <button type="submit" class="md-button md-button--primary rollbook-tool__go">${this.constructor.action}</button>
+      </form>
+      ${this.engineNotice()}
+      ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
+      <section class="rollbook-answer" aria-live="polite" aria-busy=${this.busy ? "true" : "false"}>
+        ${this.busy ? html`<p class="rollbook-answer__wait">${this.engine.state === "starting" ? "Kept: answered as soon as the engine is ready." : "Rolling…"}</p>` : nothing}
+        ${this.answer?.ok ? this.#answerView() : nothing}
+      </section>`;
+  }
+
+  #answerView() {
+    const { result } = this.answer;
+    const { values, seed, shared } = this.asked;
+    return html`
+      ${shared && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
+      ${this.details(result, values)}
+      ${this.constructor.folds
+        ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${result.text}</code></p></details>`
+        : html`<p class="rollbook-breakdown"><code>${result.text}</code></p>`}
+      <p class="rollbook-share"><a href=${this.link(values, seed)}>Link to this result</a></p>`;
+  }
+}
+
+/** The big line: what it is, and the outcome in words (never colour alone). */
+export function verdict(label, value, outcome = nothing) {
+  return html`<p class="rollbook-total"><span class="rollbook-total__label">${label}</span>
+    <output class="rollbook-total__value">${value}</output>
+    ${outcome === nothing ? nothing : html`<strong class="rollbook-verdict">${outcome}</strong>`}</p>`;
+}
