@@ -88,6 +88,9 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
 
     ranked = rank_with_rerolls({who: first[who] + bonus[who] for who in first}, again)
     surprised = {c["id"]: e for c in acting for e in c["effects"] if e["kind"] == "surprised"}
+    for who, item in surprised.items():
+        if item["misses_turn"]:  # no actions at all this turn, not even a dodge (ruling cyno-surprise-first-turn)
+            turns.find(enc, who)["actions_left"] = 0
     enc["order"] = [w for w in ranked if w not in surprised] + [w for w in ranked if w in surprised
                                                                  and not surprised[w]["misses_turn"]]
     events = [turns.event(enc, "initiative", f"{len(acting)} combatants roll 1D{sides}")]

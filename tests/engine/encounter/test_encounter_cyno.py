@@ -32,6 +32,8 @@ def test_surprise_misses_the_whole_turn_or_loses_initiative():
     assert "Surprised, miss the whole turn" in call("surprise", encounter=enc, who="g1", roll=1)["text"]
     missed = step(step(enc, "surprise", who="g1", roll=1), "next", roll={"p1": 1, "g1": 2}, seed=1)
     assert missed["order"] == ["p1"]
+    assert "Sid has no action left to dodge" in refused("strike", encounter=missed, attacker="p1", target="g1",
+                                                         defense="dodge")
     late = step(step(enc, "surprise", who="p1", roll=3), "next", roll={"p1": 2, "g1": 1}, seed=1)
     assert late["order"] == ["g1", "p1"]  # "Surprised, loose initiative"
     late = end_round(late)
