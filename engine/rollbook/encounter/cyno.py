@@ -219,6 +219,8 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         t["actions_left"] -= answer.actions_spent
         blocked = hit.hit and answer.success
         verdict = ("succeeds" if answer.success else "fails") if answer.allowed else "is not allowed"
+        if answer.allowed and not hit.hit:
+            verdict = "was declared"
         events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} {verdict}: {answer.reason} "
                                                   f"({answer.actions_spent} action{'s' if answer.actions_spent != 1 else ''})",
                                   target))
@@ -241,7 +243,8 @@ def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, range
     if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
         return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
     if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss
-        return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None, "the strike missed")
+        return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None,
+                            "the strike missed anyway")
     if skilled:
         pct = percentile if percentile is not None else roll_total("1d100", rng)
         return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
