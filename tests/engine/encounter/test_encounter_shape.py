@@ -186,3 +186,42 @@ def test_an_effect_ends_by_its_place_or_all_of_its_kind():
     assert "no number 3" in refused("end-effect", encounter=enc, who="p1", index=3)
     assert "lasts a number of rounds" in refused("effect", encounter=enc, who="p1", kind="stun")
     assert "takes hp_per_round" in refused("effect", encounter=enc, who="p1", kind="bloodloss", text="x")
+
+
+CYNO_ACTIONS = st.lists(st.tuples(st.sampled_from(["next", "strike", "damage", "heal", "surprise", "hold"]),
+                                  st.integers(0, 10**6)), min_size=1, max_size=25)
+
+
+def random_cyno_step(enc: dict, action: str, n: int) -> dict | None:
+    ids = [c["id"] for c in enc["combatants"]]
+    now = enc["order"][enc["turn"]] if enc["turn"] is not None else ids[0]
+    other = next(i for i in ids if i != now)
+    args: dict = {
+        "next": {"seed": n},
+        "strike": {"attacker": now, "target": other, "defense": ("none", "dodge", "blind-dodge", "parry")[n % 4],
+                   "ranged": n % 7 == 0, "seed": n},
+        "damage": {"target": ids[n % 2], "amount": n % 25, "level": ("", "da", "d")[n % 3], "seed": n},
+        "heal": {"target": ids[n % 2], "amount": 1 + n % 9},
+        "surprise": {"who": ids[n % 2], "seed": n},
+        "hold": {"who": now, "after": other, "seed": n},
+    }[action]
+    answer = api.call({"command": f"encounter {action}", "args": {"encounter": enc, **args}})
+    return answer["result"] if answer["ok"] else None
+
+
+@settings(max_examples=60)
+@given(CYNO_ACTIONS)
+def test_random_cyno_fights_keep_their_promises(actions):
+    enc = cyno_fight()
+    for action, n in actions:
+        before = copy.deepcopy(enc)
+        answer = random_cyno_step(enc, action, n)
+        assert enc == before
+        if answer is None:
+            continue
+        enc = answer["encounter"]
+        assert json.loads(json.dumps(enc)) == enc and shape.checked(enc) == enc
+        for c in enc["combatants"]:  # DP never change without a logged cause
+            old = next(o for o in before["combatants"] if o["id"] == c["id"])
+            assert c["dp"] - old["dp"] == sum(e.get("dp", 0) for e in answer["events"] if e["who"] == c["id"])
+            assert 0 <= c["actions_left"] <= c["actions"]
