@@ -8,6 +8,8 @@ Bad input exits with status 2 and one line on stderr.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import sys
 from typing import Any, Callable, NoReturn, Sequence
@@ -48,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(_command=cmd.name)
         for p in cmd.params:
             _add_param(sub, p)
+        if cmd.writes:
+            source = next((p.metavar for p in cmd.params if p.file), None)
+            default = f"back to {source}" if source else "'-'"
+            sub.add_argument("--out", metavar="FILE", help=f"write the new {cmd.writes} to FILE ('-': print it as JSON; "
+                                                          f"default: {default})")
         sub.add_argument("--seed", type=int, help="seed the dice: the same seed gives the same rolls everywhere")
         sub.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser
@@ -61,6 +68,9 @@ def _escaped(help_text: str) -> str:
 def _add_param(sub: argparse.ArgumentParser, p: commands.Param) -> None:
     flag = p.flag
     help_text = _escaped(p.help) or None
+    if p.file:  # a JSON object read from a file: read by _read_files once parsed
+        sub.add_argument(p.name, type=str, help=help_text, metavar=p.metavar)
+        return
     if p.keyed:  # --var STR=3 --var DEX=12: pairs, made a dict by _named once parsed
         sub.add_argument(flag, dest=p.name, action="append", type=_pair(p.kind), help=help_text,
                          metavar=p.metavar)
@@ -109,6 +119,32 @@ def _named(name: str, options: dict[str, Any]) -> None:
             options[p.name] = dict(pairs)
 
 
+def _read_files(name: str, options: dict[str, Any]) -> str | None:
+    """Replace each file argument by the JSON object it holds; returns the file read (or None)."""
+    path = None
+    for p in commands.load_all()[name].params:
+        if p.file:
+            path = options[p.name]
+            try:
+                text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+            except OSError as error:
+                raise RollbookError(f"cannot read {path}: {error.strerror}") from None
+            try:
+                options[p.name] = json.loads(text)
+            except ValueError as error:
+                raise RollbookError(f"{path} is not JSON: {error}") from None
+    return path
+
+
+def _write(path: str, data: Any) -> None:
+    """Write the whole file or nothing: a half-written encounter would lose the fight."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    with open(temporary, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1, ensure_ascii=False)
+        out.write("\n")
+    os.replace(temporary, path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
@@ -118,15 +154,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     as_json = options.pop("json")
+    out = options.pop("out", None)
     options.pop("command", None)
+    writes = commands.load_all()[name].writes
     try:
         _named(name, options)
+        source = _read_files(name, options)
         result = commands.run(name, options)
+        out = out or (source if source not in (None, "-") else "-")
+        if writes and out != "-":
+            try:
+                _write(out, result[writes])
+            except OSError as error:
+                raise RollbookError(f"cannot write {out}: {error.strerror}") from None
     except RollbookError as error:
         print(f"rollbook {name}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        print(api.dumps(result) if as_json else render_text(result))
+        if writes and out == "-" and not as_json:
+            print(api.dumps(result[writes]))  # the next step reads it from standard input: '-'
+        else:
+            print(api.dumps(result) if as_json else render_text(result))
         sys.stdout.flush()
     except BrokenPipeError:  # `rollbook prob 50d100 --json | head`: the reader left, nothing is wrong
         sys.stdout = None  # type: ignore[assignment]  # stops Python's own failing flush at exit

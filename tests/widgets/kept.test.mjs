@@ -12,7 +12,7 @@ class MemoryStorage {
 }
 
 const roll = (id, overrides = {}) => ({
-  id, at: "2026-11-30T18:00:00.000Z", label: "2d6", expression: "2d6", vars: {}, seed: 7, total: 9, text: "2d6 (4, 5) = 9", page: "tools/roller/", ...overrides,
+  id, at: "2026-11-30T18:00:00.000Z", label: "2d6", expression: "2d6", vars: {}, seed: 7, total: 9, text: "2d6 (4, 5) = 9", page: "tools/roller/", link: null, ...overrides,
 });
 const scores = { STR: 80, DEX: 33, AGL: 95, CON: 46, INT: 89, PER: 95, WIS: 84, CHA: 68, COM: 1 };
 const character = (id, overrides = {}) => ({ id, name: "Buck", scores, hp_roll: 60, created: "2026-11-30T18:00:00.000Z", ...overrides });

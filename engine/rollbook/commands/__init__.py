@@ -40,6 +40,7 @@ class Arg:
     help: str
     metavar: str | None = None
     flag: str | None = None  # the CLI option, when not the parameter's name: "--var" for "vars"
+    file: bool = False  # a JSON object that the CLI reads from a file (FILE, or '-' for standard input)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Param:
     help: str
     metavar: str
     flag: str
+    file: bool  # a JSON object (dict[str, Any]); on the CLI a JSON file
 
 
 @dataclass(frozen=True)
@@ -64,24 +66,26 @@ class Command:
     func: Callable[..., Result]
     params: tuple[Param, ...]
     random: bool  # takes an ``rng``
+    writes: str | None  # the result's field the CLI writes back to a file (see cli.py: --out)
 
 
 REGISTRY: dict[str, Command] = {}
 
 # Each module registers its commands when imported; listed here so the registry is complete
 # whichever face (CLI, API, tests) loads first.
-_MODULES = ("dice", "tables", "opencore", "codex", "cyno")
+_MODULES = ("dice", "tables", "opencore", "codex", "cyno", "encounter")
 
 
-def command(name: str) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
-    """Register ``func`` as the command ``name``; its docstring's first line is the summary."""
+def command(name: str, *, writes: str | None = None) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register ``func`` as the command ``name``; its docstring's first line is the summary.
+    ``writes`` names a field of its result that the CLI saves to a file (an encounter)."""
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
         if name in REGISTRY:
             raise ValueError(f"command {name!r} is registered twice")
         params, takes_rng = _params_of(func)
         summary = (inspect.getdoc(func) or name).splitlines()[0]
-        REGISTRY[name] = Command(name, summary, func, params, takes_rng)
+        REGISTRY[name] = Command(name, summary, func, params, takes_rng, writes)
         return func
 
     return register
@@ -106,11 +110,13 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
             optional = len(members) < len(get_args(hint))
             hint = members[0]
         many = get_origin(hint) is list
-        keyed = get_origin(hint) is dict
+        keyed = get_origin(hint) is dict and get_args(hint)[1] is not Any
         if many:
             (hint,) = get_args(hint)
         elif keyed:
             _, hint = get_args(hint)
+        elif get_origin(hint) is dict:  # dict[str, Any]: a whole JSON object, e.g. an encounter
+            hint = dict
         choices = None
         if get_origin(hint) is Literal:
             choices = get_args(hint)
@@ -129,6 +135,7 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
                 help=arg.help,
                 metavar=arg.metavar or p.name.upper(),
                 flag=arg.flag or "--" + p.name.replace("_", "-"),
+                file=arg.file,
             )
         )
     return tuple(params), takes_rng
@@ -199,7 +206,7 @@ def _checked_one(p: Param, value: Any) -> Any:
     if p.kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
     if not ok:
-        wanted = {int: "a whole number", str: "text", bool: "true or false", float: "a number"}
+        wanted = {int: "a whole number", str: "text", bool: "true or false", float: "a number", dict: "a JSON object"}
         raise RollbookError(f"{p.name!r} must be {wanted.get(p.kind, p.kind.__name__)}, not {value!r}")
     if p.kind is int and abs(value) > LARGEST_WHOLE_NUMBER:
         raise LimitError(f"{p.name!r} must be between -{LARGEST_WHOLE_NUMBER:,} and {LARGEST_WHOLE_NUMBER:,}")

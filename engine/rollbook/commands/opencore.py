@@ -252,7 +252,7 @@ def attack(
                                              power_damage is not None and f"{power_damage} (Power)") if part)
         lines.append(f"Damage {shown}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
     if out["hit"] and hp is not None and con is not None and table is not None:  # _chain_table checked them
-        out["wound"] = _wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
+        out["wound"] = apply_wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
                               power_protection=power_protection, substance_flaw=substance_flaw, table=table,
                               critical_roll=critical_roll, critical_bonus=critical_bonus,
                               attack_roll=out["attack_roll"], options=options, rng=rng)
@@ -368,15 +368,18 @@ def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, d
     return out, lines, fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
 
 
-def _wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
-           substance_flaw: bool, table: str, critical_roll: int | None, critical_bonus: int, attack_roll: int | None,
-           options: opencore.Options, rng: random.Random) -> Result:
-    """Apply a hit's damage; when it reaches hit points roll the critical (or take the given roll) and
-    add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
+def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
+                substance_flaw: bool, table: str | None, critical_roll: int | None, critical_bonus: int,
+                attack_roll: int | None, options: opencore.Options, rng: random.Random) -> Result:
+    """Apply a hit's damage; when it reaches hit points roll the critical on ``table`` (or take the
+    given roll) and add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
     applied = opencore.apply_damage(damage, armor=armor, toughness=toughness, hp=hp, con=con,
                                     power_protection=power_protection, substance_flaw=substance_flaw, options=options)
     critical = None
     if applied.critical:
+        if table is None:
+            raise RollbookError("the damage reaches hit points: which critical table does it use?",
+                                hint="add --critical-type slash, impact, puncture, shrapnel or burn")
         critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng),
                                          attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
     result = opencore.wound(applied, critical, con=con, options=options)

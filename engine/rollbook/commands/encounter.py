@@ -1,0 +1,328 @@
+"""``rollbook encounter ...``: run a fight step by step (CLI over a JSON file, JSON API alike).
+
+Every step takes the encounter and answers ``{"encounter": new, "events": [...], "status": [...],
+"text": ...}``; the encounter given is never changed. On the CLI, FILE is read and the new
+encounter written back to it (``--out`` elsewhere, ``--out -`` prints it).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any, Literal
+
+from rollbook.commands import Arg, Result, command
+from rollbook.encounter import cyno, opencore, shape, turns
+from rollbook.errors import RollbookError
+from rollbook.systems import RULE_SETS
+
+EncounterFile = Annotated[dict[str, Any], Arg("the encounter: its JSON file on the CLI ('-': standard input)",
+                                               metavar="FILE", file=True)]
+Who = Annotated[str, Arg("a combatant's id, e.g. a1")]
+
+
+def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
+    status = opencore.status if enc["rules"] == "opencore" else cyno.status
+    return {"encounter": enc, "events": events, "status": [status(enc, c) for c in enc["combatants"]],
+            "text": "\n".join(e["text"] for e in events) or "nothing happened"}
+
+
+def _for(enc: shape.Encounter, rules: shape.RuleSet, what: str) -> None:
+    if enc["rules"] != rules:
+        raise RollbookError(f"{what} is a rule of {RULE_SETS[rules]}; this encounter plays {RULE_SETS[enc['rules']]}")
+
+
+@command("encounter start", writes="encounter")
+def start(
+    *,
+    rules: Annotated[Literal["opencore", "cyno"], Arg("the rule set the fight is played by")],
+    initiative: Annotated[Literal["individual", "group", "die"] | None,
+                          Arg("opencore: individual (default) or group; cyno: die (its only way)")] = None,
+    death_at: Annotated[Literal["negative-con", "zero"] | None, Arg("opencore: ruling opencore-death-threshold")] = None,
+    bloodloss_at: Annotated[Literal["end-of-round", "own-turn"] | None,
+                            Arg("opencore: ruling opencore-bloodloss-timing: when in the round HP is lost to bleeding")] = None,
+    rounds_count: Annotated[Literal["after-dealt", "dealt-round"] | None,
+                            Arg("opencore: ruling opencore-effect-rounds: whether the round a stun is dealt counts")] = None,
+    str_damage: Annotated[Literal["modifier", "score"] | None, Arg("opencore: ruling opencore-str-damage")] = None,
+    dex_modifier: Annotated[Literal["centred", "none"] | None, Arg("opencore: ruling opencore-dex-modifier")] = None,
+    impossible_dodge: Annotated[Literal["costs-action", "free"] | None, Arg("cyno: ruling cyno-impossible-dodge")] = None,
+    failed_skilled_parry: Annotated[Literal["free", "action"] | None, Arg("cyno: ruling cyno-parry-with-skill")] = None,
+    aim_lines: Annotated[Literal["natural", "aimed"] | None, Arg("cyno: ruling cyno-aim-and-natural-lines")] = None,
+) -> Result:
+    """Start an empty encounter with its rulings (add combatants next; 'encounter next' begins round 1)."""
+    chosen = {"death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count,
+              "str_damage": str_damage, "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge,
+              "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines}
+    enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0],
+                    {name: value for name, value in chosen.items() if value is not None})
+    shown = ", ".join(f"{k}={v}" for k, v in enc["rulings"].items())
+    enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
+                                                               f"{enc['initiative']} initiative; rulings {shown})")])
+    return _answer(enc, events)
+
+
+@command("encounter add", writes="encounter")
+def add(
+    encounter: EncounterFile,
+    *,
+    name: Annotated[str, Arg("the combatant's name")],
+    side: Annotated[str, Arg("the side it fights for, e.g. players or orcs (its first letter starts its id)")],
+    score: Annotated[dict[str, int], Arg("a number NAME=VALUE (repeat). opencore: con, dex, hp, attack_skill, "
+                                         "defense_skill, and optionally str, hp_max, armor, toughness, fortitude; "
+                                         "cyno: reflex, coordination, stress, actions, dp, and optionally dp_max, "
+                                         "weaponry_skill, hand_to_hand_skill", metavar="NAME=VALUE", flag="--score")],
+    id: Annotated[str | None, Arg("its id (default: the side's first letter and a number, e.g. o2)")] = None,
+    weapon: Annotated[str | None, Arg("opencore: weapon class (default Hand to Hand); cyno: weapon damage dice, e.g. 2d6")] = None,
+    armor_name: Annotated[str | None, Arg("opencore: armor worn, e.g. 'Chain Mail' (its damage rating unless --score armor=N)")] = None,
+    weapon_level: Annotated[str, Arg("cyno: the weapon's damage-rating level ('' for DP, h, k, ...)")] = "",
+    level: Annotated[str, Arg("cyno: the combatant's damage-rating level")] = "",
+    static: Annotated[bool, Arg("cyno: the weapon does static damage points (SDP)")] = False,
+) -> Result:
+    """Add a combatant with its scores."""
+    enc = shape.checked(encounter)
+    if enc["rules"] == "opencore":
+        _refuse(level or weapon_level or static, "--level, --weapon-level and --static are Cyno's damage rating")
+        new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
+                                 weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
+    else:
+        _refuse(armor_name, "--armor-name is OpenCore's armor; Cyno's damage rating is --level")
+        if weapon is None:
+            raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="add --weapon 2d6")
+        new = cyno.combatant(enc, name=name, side=side, who=id, weapon_damage=weapon, weapon_level=weapon_level,
+                             level=level, static=static, scores=_scores(score, cyno.SCORES))
+    return _answer(*turns.add(enc, new))
+
+
+def _refuse(given: Any, why: str) -> None:
+    if given:
+        raise RollbookError(why, hint="leave it out")
+
+
+def _scores(given: dict[str, int], known: dict[str, bool]) -> dict[str, int]:
+    """The ``--score`` pairs by their lower-case names, every required one present."""
+    scores = {name.lower(): value for name, value in given.items()}
+    unknown = sorted(set(scores) - set(known))
+    if unknown:
+        raise RollbookError(f"unknown score {unknown[0]!r}", hint="scores: " + ", ".join(known))
+    missing = [name for name, required in known.items() if required and name not in scores]
+    if missing:
+        raise RollbookError(f"the combatant needs {', '.join(missing)}", hint="add --score " + " --score ".join(f"{m}=N" for m in missing))
+    return scores
+
+
+@command("encounter remove", writes="encounter")
+def remove(encounter: EncounterFile, *, who: Who) -> Result:
+    """Take a combatant out of the encounter (fled, or added by mistake)."""
+    return _answer(*turns.remove(shape.checked(encounter), who))
+
+
+def _round_rules(enc: shape.Encounter) -> turns.RoundRules:
+    return opencore.round_rules(enc) if enc["rules"] == "opencore" else cyno.round_rules(enc)
+
+
+@command("encounter next", writes="encounter")
+def next_turn(
+    encounter: EncounterFile,
+    *,
+    roll: Annotated[dict[str, int] | None, Arg("an initiative roll made at the table, ID=N (repeat; group initiative: "
+                                              "SIDE=N); the others are rolled", metavar="ID=N", flag="--roll")] = None,
+    rng: random.Random,
+) -> Result:
+    """Next turn; after the last, the round ends (bleeding, effects count down) and the next begins with initiative."""
+    enc = shape.checked(encounter)
+    return _answer(*turns.next_turn(enc, _round_rules(enc), rng, roll or {}))
+
+
+@command("encounter show")
+def show(encounter: EncounterFile) -> Result:
+    """Each combatant's state, effects and what it can do, without changing anything."""
+    enc = shape.checked(encounter)
+    answer = _answer(enc, [])
+    now = turns.current(enc)
+    answer["text"] = f"Round {enc['round']}" + (f", {now['name']}'s turn" if now else "")
+    return answer
+
+
+@command("encounter attack", writes="encounter")
+def attack(
+    encounter: EncounterFile,
+    *,
+    attacker: Who,
+    target: Who,
+    attack_roll: Annotated[int | None, Arg("the attacker's 1d100 (rolled when left out)")] = None,
+    defense_roll: Annotated[int | None, Arg("the defender's 1d100 (rolled when left out)")] = None,
+    critical_roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when called for)")] = None,
+    critical_type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"] | None,
+                             Arg("the critical table, when not the weapon's")] = None,
+    weapon: Annotated[str | None, Arg("attack with another weapon class this time, e.g. 'Hand to Hand'")] = None,
+    mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
+    attack_bonus: Annotated[int, Arg("applicable attack bonuses (e.g. a location's skill penalty, when it applies)")] = 0,
+    defense_bonus: Annotated[int, Arg("applicable defense bonuses")] = 0,
+    rng: random.Random,
+) -> Result:
+    """OpenCore: attack on the attacker's turn (or with a fumble's extra attack); the wound and its effects are applied."""
+    enc = shape.checked(encounter)
+    _for(enc, "opencore", "'encounter attack'")
+    return _answer(*opencore.attack(enc, attacker, target, rng, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
+                                    attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
+                                    critical_type=critical_type, weapon=weapon, mode=mode))
+
+
+@command("encounter action", writes="encounter")
+def take_action(
+    encounter: EncounterFile,
+    *,
+    who: Who,
+    action: Annotated[Literal["bide", "defense"], Arg("bide: +20 to next round's initiative; defense: defensive skills doubled until the next action")],
+) -> Result:
+    """OpenCore: take the Bide or Defense action as this round's action."""
+    enc = shape.checked(encounter)
+    _for(enc, "opencore", "Bide and Defense")
+    return _answer(*opencore.action(enc, who, "bide" if action == "bide" else "defending"))
+
+
+@command("encounter damage", writes="encounter")
+def damage(
+    encounter: EncounterFile,
+    *,
+    target: Who,
+    amount: Annotated[int, Arg("damage dealt (cyno: in the units of --level)")],
+    critical_type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"] | None,
+                             Arg("opencore: the critical table, when the damage reaches HP")] = None,
+    critical_roll: Annotated[int | None, Arg("opencore: the 1d100 critical roll (rolled when called for)")] = None,
+    level: Annotated[str | None, Arg("cyno: the damage's level ('' for DP, h, k, ...; default: the target's)")] = None,
+    static: Annotated[bool, Arg("cyno: static damage points")] = False,
+    rng: random.Random,
+) -> Result:
+    """Damage by hand: opencore through armor, Toughness and HP with its critical; cyno across damage-rating levels."""
+    enc = shape.checked(encounter)
+    check_amount(amount)
+    if enc["rules"] == "opencore":
+        _refuse(level is not None or static, "--level and --static are Cyno's damage rating")
+        return _answer(*opencore.damage(enc, target, amount, rng, critical_type=critical_type, critical_roll=critical_roll))
+    _refuse(critical_type or critical_roll is not None, "--critical-type and --critical-roll are OpenCore's criticals")
+    return _answer(*cyno.damage(enc, target, amount, level=level, static=static))
+
+
+def check_amount(amount: int) -> None:
+    if not 0 <= amount <= shape.BIG:
+        raise RollbookError(f"damage must be between 0 and {shape.BIG:,}, not {amount}")
+
+
+@command("encounter crit", writes="encounter")
+def crit(
+    encounter: EncounterFile,
+    *,
+    target: Who,
+    type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"], Arg("the critical table")],
+    roll: Annotated[int | None, Arg("the 1d100 (rolled when left out)")] = None,
+    attack_roll: Annotated[int | None, Arg("the unmodified attack roll: under 20 gives -20, over 80 +20")] = None,
+    rng: random.Random,
+) -> Result:
+    """OpenCore: roll a critical on a combatant and apply it (extra damage, stun, unconscious, bloodloss, location)."""
+    enc = shape.checked(encounter)
+    _for(enc, "opencore", "A critical hit table")
+    return _answer(*opencore.critical(enc, target, type, rng, roll=roll, attack_roll=attack_roll))
+
+
+@command("encounter heal", writes="encounter")
+def heal(encounter: EncounterFile, *, target: Who,
+         amount: Annotated[int, Arg("points given back (never above the combatant's most)")]) -> Result:
+    """Give back hit points (opencore) or damage points (cyno), by hand."""
+    enc = shape.checked(encounter)
+    if enc["rules"] == "opencore":
+        return _answer(*opencore.heal(enc, target, amount))
+    return _answer(*turns.heal(enc, target, amount, "dp"))
+
+
+@command("encounter stabilize", writes="encounter")
+def stabilize(encounter: EncounterFile, *, target: Who) -> Result:
+    """OpenCore: a bleeding combatant is stabilized (by chance or healing): bleeding and bloodloss stop."""
+    enc = shape.checked(encounter)
+    _for(enc, "opencore", "Stabilizing")
+    return _answer(*opencore.stabilize(enc, target))
+
+
+@command("encounter effect", writes="encounter")
+def add_effect(
+    encounter: EncounterFile,
+    *,
+    who: Who,
+    kind: Annotated[Literal["stun", "unconscious", "bloodloss", "location", "stumble", "dropped-weapon", "note"],
+                    Arg("the effect")],
+    rounds: Annotated[int | None, Arg("rounds it lasts (stun, unconscious, a note); the others end by rule or by hand")] = None,
+    hp_per_round: Annotated[int | None, Arg("bloodloss: HP lost a round, e.g. -2")] = None,
+    location: Annotated[str | None, Arg("location: damaged, severely damaged, broken, severed or destroyed")] = None,
+    skill_penalty: Annotated[int | None, Arg("location: the penalty to applicable skills, e.g. -30")] = None,
+    defense_penalty: Annotated[int | None, Arg("stumble: the penalty to defense, e.g. -20")] = None,
+    text: Annotated[str | None, Arg("note: what it is")] = None,
+) -> Result:
+    """Add an effect by hand (what the rules do not cover, or a ruling made at the table)."""
+    enc = shape.checked(encounter)
+    given = {"hp_per_round": hp_per_round, "location": location, "skill_penalty": skill_penalty,
+             "defense_penalty": defense_penalty, "text": text}
+    fields = {name: value for name, value in given.items() if value is not None}
+    wanted = shape.EFFECT_FIELDS[kind]
+    extra = sorted(set(fields) - set(wanted))
+    missing = [name for name in wanted if name not in fields]
+    if extra or missing:
+        raise RollbookError(f"a {kind} effect takes {', '.join(wanted) or 'no fields'}",
+                            hint="add --" + missing[0].replace("_", "-") if missing else f"leave out --{extra[0].replace('_', '-')}")
+    if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
+        raise RollbookError(f"a {kind} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
+                            hint="add --rounds N" if rounds is None else "leave out --rounds")
+    return _answer(*turns.add_effect(enc, who, kind, rounds, fields))
+
+
+@command("encounter end-effect", writes="encounter")
+def end_effect(encounter: EncounterFile, *, who: Who,
+               kind: Annotated[str | None, Arg("end every effect of this kind, e.g. location or dropped-weapon")] = None,
+               index: Annotated[int | None, Arg("end only this one: its place in the combatant's effects, from 0")] = None,
+               ) -> Result:
+    """End an effect by hand (bandaged, weapon picked up, ...): one by its place, or all of a kind."""
+    return _answer(*turns.end_effect(shape.checked(encounter), who, kind=kind, index=index))
+
+
+@command("encounter surprise", writes="encounter")
+def surprise(encounter: EncounterFile, *, who: Who,
+             roll: Annotated[int | None, Arg("the GM's 1D6 (rolled when left out)")] = None,
+             rng: random.Random) -> Result:
+    """Cyno: before the first turn, roll the Surprise Chart for a combatant who may be surprised."""
+    enc = shape.checked(encounter)
+    _for(enc, "cyno", "The Surprise Chart")
+    return _answer(*cyno.surprise(enc, who, rng, roll=roll))
+
+
+@command("encounter hold", writes="encounter")
+def hold(encounter: EncounterFile, *, who: Who, after: Who,
+         roll: Annotated[int | None, Arg("if both hold back: this combatant's d20 (rolled when left out)")] = None,
+         other_roll: Annotated[int | None, Arg("if both hold back: the other's d20 (rolled when left out)")] = None,
+         rng: random.Random) -> Result:
+    """Cyno: hold back this turn until another combatant has moved (both holding: d20 + stress, the higher waits)."""
+    enc = shape.checked(encounter)
+    _for(enc, "cyno", "Holding back")
+    return _answer(*cyno.hold(enc, who, after, rng, roll=roll, other_roll=other_roll))
+
+
+@command("encounter strike", writes="encounter")
+def strike(
+    encounter: EncounterFile,
+    *,
+    attacker: Who,
+    target: Who,
+    defense: Annotated[Literal["none", "dodge", "blind-dodge", "parry"], Arg("what the target declared before the strike roll")] = "none",
+    roll: Annotated[int | None, Arg("the 1D20 strike roll (rolled when left out)")] = None,
+    condition: Annotated[list[str] | None, Arg("a chart condition (repeat), e.g. half-cover", metavar="CONDITION")] = None,
+    aim: Annotated[int, Arg("actions spent aiming (+1 each; they are spent too)")] = 0,
+    ranged: Annotated[bool, Arg("not a hand-to-hand attack: it cannot be dodged")] = False,
+    unaware: Annotated[bool, Arg("the target does not know it is attacked: no dodge or parry")] = False,
+    defense_roll: Annotated[int | None, Arg("the dodge or parry d20 (rolled when needed)")] = None,
+    percentile: Annotated[int | None, Arg("the blind dodge's or skilled parry's percentage roll (rolled when needed)")] = None,
+    damage_roll: Annotated[int | None, Arg("the weapon's damage roll (rolled on a hit)")] = None,
+    rng: random.Random,
+) -> Result:
+    """Cyno: strike on the attacker's turn (one action), against the target's declared dodge or parry; damage across levels."""
+    enc = shape.checked(encounter)
+    _for(enc, "cyno", "'encounter strike'")
+    return _answer(*cyno.strike(enc, attacker, target, rng, defense=defense, roll=roll, conditions=condition or [],
+                                aim=aim, ranged=ranged, unaware=unaware, defense_roll=defense_roll,
+                                percentile=percentile, damage_roll=damage_roll))

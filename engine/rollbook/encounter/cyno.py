@@ -1,0 +1,283 @@
+"""Cyno's Role-Play's encounter steps: initiative every combat turn on the die for the number of
+combatants, surprise in the first turn, holding back, the strike against a declared dodge or
+parry, and damage across damage-rating levels. A combat turn is a round here.
+
+Actions: each combatant has ``actions`` a turn; a strike spends one (and one per aiming action), a
+dodge or an unskilled parry spends one of the target's. At 0 damage points a combatant is down
+(ruling cyno-zero-damage-points).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal, Sequence
+
+from rollbook.encounter import turns
+from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
+from rollbook.errors import RollbookError
+from rollbook.systems import check_range, cyno, rank_with_rerolls, roll_off, roll_total
+
+SCORES = {"reflex": True, "coordination": True, "stress": True, "actions": True, "dp": True,
+          "dp_max": False, "weaponry_skill": False, "hand_to_hand_skill": False}
+
+
+def options(enc: Encounter) -> cyno.Options:
+    r = enc["rulings"]
+    return cyno.Options(aim_lines=r["aim_lines"], impossible_dodge=r["impossible_dodge"],
+                        failed_skilled_parry=r["failed_skilled_parry"])
+
+
+def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], weapon_damage: str,
+              weapon_level: str, level: str, static: bool, who: str | None = None) -> Combatant:
+    from rollbook.dice import parse  # checks the damage dice now, not at the first hit
+
+    parse(weapon_damage)
+    new: Combatant = {
+        "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None,
+        "reflex": scores["reflex"], "coordination": scores["coordination"], "stress": scores["stress"],
+        "actions": scores["actions"], "actions_left": scores["actions"],
+        "weaponry_skill": scores.get("weaponry_skill"), "hand_to_hand_skill": scores.get("hand_to_hand_skill"),
+        "weapon_damage": weapon_damage, "weapon_level": cyno.level_symbol(cyno.parse_level(weapon_level)),
+        "static": static, "level": cyno.level_symbol(cyno.parse_level(level)),
+        "dp": scores["dp"], "dp_max": scores.get("dp_max", scores["dp"]), "effects": [],
+    }
+    check_combatant("the combatant", new, "cyno")
+    return new
+
+
+def down(c: Combatant) -> bool:
+    """Out of the fight at 0 damage points (ruling cyno-zero-damage-points)."""
+    return c["dp"] <= 0
+
+
+def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
+    lost = c["dp_max"] - c["dp"]
+    return {"id": c["id"], "state": "down" if down(c) else "standing", "actions_left": c["actions_left"],
+            "damage_lost": lost, "strike_penalty": sum(m.modifier for m in cyno.strike_modifiers(damage_lost=lost)),
+            "can_attack": not down(c) and c["actions_left"] > 0, "effects": [turns.describe(e) for e in c["effects"]]}
+
+
+# --- the combat turn ------------------------------------------------------------------------------
+
+
+def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> list[Event]:
+    """Roll initiative for all: the die has more sides than the combatants; the reflex bonus on a
+    d20 or more; ties roll again among themselves. Surprised in the first turn: lose initiative
+    (act after everyone) or miss the whole turn."""
+    acting = [c for c in enc["combatants"] if not down(c)]
+    for c in enc["combatants"]:
+        c["initiative"] = None
+        c["actions_left"] = c["actions"]
+    if not acting:
+        enc["order"] = []
+        return []
+    sides = cyno.initiative_die(len(acting))
+    unknown = sorted(set(rolls) - {c["id"] for c in acting})
+    if unknown:
+        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, who does not roll this turn")
+    first: dict[str, int] = {}
+    later: dict[str, list[int]] = {c["id"]: [] for c in acting}
+    bonus = {c["id"]: cyno.initiative_bonus(c["reflex"], sides) for c in acting}
+    for c in acting:
+        first[c["id"]] = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, sides) if c["id"] in rolls \
+            else roll_total(f"1d{sides}", rng)
+
+    def again(who: str) -> int:
+        later[who].append(roll_total(f"1d{sides}", rng))
+        return later[who][-1] + bonus[who]
+
+    ranked = rank_with_rerolls({who: first[who] + bonus[who] for who in first}, again)
+    surprised = {c["id"]: e for c in acting for e in c["effects"] if e["kind"] == "surprised"}
+    for who, item in surprised.items():
+        if item["misses_turn"]:  # no actions at all this turn, not even a dodge (ruling cyno-surprise-first-turn)
+            turns.find(enc, who)["actions_left"] = 0
+    enc["order"] = [w for w in ranked if w not in surprised] + [w for w in ranked if w in surprised
+                                                                 and not surprised[w]["misses_turn"]]
+    events = [turns.event(enc, "initiative", f"{len(acting)} combatants roll 1D{sides}")]
+    for who in ranked:
+        c = turns.find(enc, who)
+        c["initiative"] = first[who] + bonus[who]
+        ties = f", tie broken with {', '.join(map(str, later[who]))}" if later[who] else ""
+        note = {True: ": surprised, misses the turn", False: ": surprised, loses initiative"}.get(
+            surprised[who]["misses_turn"], "") if who in surprised else ""
+        events.append(turns.event(enc, "initiative", f"{c['name']}: initiative {first[who]} {bonus[who]:+d} (reflex) = "
+                                                     f"{c['initiative']}{ties}{note}", who, initiative=c["initiative"]))
+    return events
+
+
+def turn_starts(enc: Encounter, who: Combatant) -> list[Event]:
+    return turns.end_at_own_turn(enc, who)
+
+
+def round_ends(enc: Encounter) -> list[Event]:
+    events = [turns.event(enc, "round-end", f"End of turn {enc['round']}")]
+    events += turns.count_down(enc, "after-dealt")  # a note's rounds start after the turn it was added in
+    for c in enc["combatants"]:
+        ending = [e for e in c["effects"] if e["ends"] == "round-end"]
+        c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
+        events += [turns.event(enc, "effect-ends", f"{c['name']}: {turns.describe(e)} ends", c["id"], effect=e["kind"])
+                   for e in ending]
+    return events
+
+
+def round_rules(enc: Encounter) -> turns.RoundRules:
+    return turns.RoundRules(begin_round, turn_starts, round_ends, lambda c: not down(c))
+
+
+def surprise(enc: Encounter, who: str, rng: random.Random, *, roll: int | None = None) -> Step:
+    """The Surprise Chart (1D6) for one combatant, before the first turn."""
+    c = turns.find(enc, who)
+    if enc["round"] != 0:
+        raise RollbookError("surprise is rolled before the first turn", hint="start a new encounter for a new ambush")
+    if turns.has(c, "surprised"):
+        raise RollbookError(f"{c['name']} is already surprised")
+    result = cyno.surprise(check_range("the surprise roll", roll, 1, 6) if roll is not None else roll_total("1d6", rng))
+    if result.surprised:
+        c["effects"].append(effect("surprised", 1, misses_turn=result.misses_turn))
+    return turns.logged(enc, [turns.event(enc, "surprise", f"{c['name']}: surprise {result.roll}: {result.result}", who)])
+
+
+def hold(enc: Encounter, who: str, after: str, rng: random.Random, *, roll: int | None = None,
+         other_roll: int | None = None) -> Step:
+    """Hold back this turn until ``after`` has moved. When ``after`` already holds for this
+    combatant, both roll d20 + stress bonus and the higher waits longer (moves after the other)."""
+    c = turns.find(enc, who)
+    other = turns.find(enc, after)
+    now = turns.current(enc)
+    if now is None or now["id"] != who:
+        raise RollbookError(f"only the combatant whose turn it is can hold back ({now['name'] if now else 'nobody'})")
+    if after not in enc["order"][enc["turn"] + 1:]:
+        raise RollbookError(f"{other['name']} does not move later this turn", hint="hold back for someone still to move")
+    position = enc["turn"]
+    events: list[Event]
+    if any(e["kind"] == "holding" and e["after"] == who for e in other["effects"]):
+        pairs, winner = roll_off(roll, other_roll, "1d20", rng,
+                                 lambda a, b: cyno.hold_back_winner(a, c["stress"], b, other["stress"]))
+        shown = ", then ".join(f"{a} vs {b}" for a, b in pairs)
+        if winner == "second":
+            events = [turns.event(enc, "hold", f"Both hold back: {c['name']} {shown} {other['name']}: "
+                                               f"{other['name']} waits longer, {c['name']} must move now", who)]
+            return turns.logged(enc, events)
+        other["effects"] = [e for e in other["effects"] if e["kind"] != "holding"]
+        text = f"Both hold back: {c['name']} {shown} {other['name']}: {c['name']} waits longer"
+    elif roll is not None or other_roll is not None:
+        raise RollbookError("the d20s are rolled only when both hold back for each other", hint="leave out --roll")
+    else:
+        text = f"{c['name']} holds back until {other['name']} has moved"
+    enc["order"].remove(who)
+    enc["order"].insert(enc["order"].index(after) + 1, who)
+    c["effects"].append(effect("holding", enc["round"], after=after))
+    enc, events = turns.logged(enc, [turns.event(enc, "hold", text, who)])
+    enc, more = turns.turn_from(enc, round_rules(enc), rng, {}, position)  # whoever now stands here moves
+    return enc, events + more
+
+
+# --- striking -------------------------------------------------------------------------------------
+
+Declared = Literal["none", "dodge", "blind-dodge", "parry"]
+
+
+def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, defense: Declared = "none",
+           roll: int | None = None, conditions: Sequence[str] = (), aim: int = 0, ranged: bool = False,
+           unaware: bool = False, defense_roll: int | None = None, percentile: int | None = None,
+           damage_roll: int | None = None) -> Step:
+    """One strike on the attacker's turn against the defense the target declared before the roll."""
+    a, t = turns.find(enc, attacker), turns.find(enc, target)
+    now = turns.current(enc)
+    if now is None or now["id"] != attacker:
+        raise RollbookError(f"it is {now['name'] if now else 'nobody'}'s turn, not {a['name']}'s",
+                            hint="'encounter next' moves to the next turn")
+    if t is a:
+        raise RollbookError(f"{a['name']} cannot strike itself")
+    if down(t):
+        raise RollbookError(f"{t['name']} is down")
+    if aim < 0 or a["actions_left"] < 1 + aim:
+        raise RollbookError(f"{a['name']} has {a['actions_left']} action(s) left; this strike needs {1 + aim}")
+    if unaware and defense != "none":
+        raise RollbookError(cyno.UNAWARE, hint="declare --defense none, or leave out --unaware")
+    skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
+    if defense != "none" and not skilled and t["actions_left"] < 1:
+        raise RollbookError(f"{t['name']} has no action left to {defense.replace('-', ' ')}")
+    opts = options(enc)
+    modifiers = cyno.strike_modifiers(coordination=a["coordination"], weaponry_skill=a["weaponry_skill"],
+                                      conditions=conditions, damage_lost=a["dp_max"] - a["dp"], aim_actions=aim,
+                                      options=opts)
+    die = check_range("the strike roll", roll, 1, 20) if roll is not None else roll_total("1d20", rng)
+    hit = cyno.strike(die, modifiers, aim_actions=aim, options=opts)
+    a["actions_left"] -= 1 + aim
+    parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in hit.modifiers)
+    verdict = ("critical hit" if hit.critical else "hit") if hit.hit else "miss"
+    events = [turns.event(enc, "strike", f"{a['name']} strikes {t['name']}: {hit.roll}{' ' + parts if parts else ''} = "
+                                         f"{hit.total}: {verdict} ({hit.reason})", target, dp=0, by=attacker,
+                          detail={"roll": hit.roll, "modifiers": [{"source": m.source, "modifier": m.modifier}
+                                                                  for m in hit.modifiers],
+                                  "total": hit.total, "hit": hit.hit, "critical": hit.critical,
+                                  "automatic": hit.automatic, "reason": hit.reason})]
+    blocked = False
+    if defense != "none":
+        answer = _defend(t, defense, hit.total, hit.hit, ranged, defense_roll, percentile, opts, rng)
+        t["actions_left"] -= answer.actions_spent
+        blocked = hit.hit and answer.success
+        verdict = ("succeeds" if answer.success else "fails") if answer.allowed else "is not allowed"
+        if answer.allowed and not hit.hit:
+            verdict = "was declared"
+        events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} {verdict}: {answer.reason} "
+                                                  f"({answer.actions_spent} action{'s' if answer.actions_spent != 1 else ''})",
+                                  target))
+    if hit.hit and not blocked:
+        events += _damaged(enc, t, damage_roll if damage_roll is not None else roll_total(a["weapon_damage"], rng),
+                           a["weapon_level"], a["static"], hit.critical, attacker)
+    elif blocked and defense == "parry":
+        amount = damage_roll if damage_roll is not None else roll_total(a["weapon_damage"], rng)
+        events.append(turns.event(enc, "parry", f"The parrying weapon or limb takes the {amount} damage", target))
+    return turns.logged(enc, events)
+
+
+ACTION: dict[str, cyno.DefenseAction] = {"dodge": "dodge", "blind-dodge": "blind dodge", "parry": "parry"}
+
+
+def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, ranged: bool, die: int | None,
+            percentile: int | None, opts: cyno.Options, rng: random.Random) -> cyno.Defense:
+    """The declared dodge or parry; dice are rolled only when they can decide something."""
+    skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
+    if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
+        return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
+    if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss
+        return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None,
+                            "the strike missed anyway")
+    if skilled:
+        pct = percentile if percentile is not None else roll_total("1d100", rng)
+        return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
+                          skill_roll=pct, options=opts)
+    if defense == "parry":
+        return cyno.parry(strike_total, die if die is not None else roll_total("1d20", rng), reflex=t["reflex"],
+                          options=opts)
+    blind = None
+    if defense == "blind-dodge":
+        blind = percentile if percentile is not None else roll_total("1d100", rng)
+    needs_die = not (blind is not None and blind > cyno.BLIND_DODGE_AT_OR_BELOW)
+    d20 = die if die is not None or not needs_die else roll_total("1d20", rng)
+    return cyno.dodge(strike_total, d20, reflex=t["reflex"], blind_roll=blind, options=opts)
+
+
+def _damaged(enc: Encounter, t: Combatant, amount: int, weapon_level: str, static: bool, critical: bool,
+             by: str | None) -> list[Event]:
+    rating = cyno.damage_to(amount, cyno.parse_level(weapon_level), cyno.parse_level(t["level"]), static=static,
+                            critical=critical)
+    was_down = down(t)
+    t["dp"] -= rating.damage
+    unit = t["level"] + "DP"
+    events = [turns.event(enc, "damage", f"{t['name']} takes {rating.damage} {unit} ({rating.reason}"
+                                         f"{', critical: double' if critical else ''}): {t['dp']} {unit} left",
+                          t["id"], dp=-rating.damage, by=by)]
+    if down(t) and not was_down:
+        events.append(turns.event(enc, "state", f"{t['name']} is down (0 damage points)", t["id"], state="down"))
+    return events
+
+
+def damage(enc: Encounter, target: str, amount: int, *, level: str | None, static: bool) -> Step:
+    """Damage by hand, in the units of ``level`` (the target's when left out)."""
+    t = turns.find(enc, target)
+    if down(t):
+        raise RollbookError(f"{t['name']} is down")
+    return turns.logged(enc, _damaged(enc, t, amount, t["level"] if level is None else level, static, False, None))

@@ -1,0 +1,402 @@
+"""OpenCore's encounter steps: initiative each round (individual with Bide, or group), the attack
+chain of ``opencore attack`` applied to the combatants, damage and criticals as effects, bleeding,
+and death by ruling opencore-death-threshold.
+
+Every timing the document leaves open is a ruling the encounter carries in ``rulings``:
+bloodloss_at (opencore-bloodloss-timing), rounds_count (opencore-effect-rounds), death_at.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+from rollbook.commands import opencore as chain
+from rollbook.encounter import turns
+from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
+from rollbook.errors import RollbookError
+from rollbook.systems import check_range, opencore, roll_off, roll_total
+
+HAND_TO_HAND = opencore.HAND_TO_HAND
+
+
+def options(enc: Encounter) -> opencore.Options:
+    r = enc["rulings"]
+    return opencore.Options(death_at=r["death_at"], str_damage=r["str_damage"], dex_modifier=r["dex_modifier"])
+
+
+def state(enc: Encounter, c: Combatant) -> opencore.HealthState:
+    return opencore.health_state(c["hp"], c["con"], options(enc))
+
+
+# The scores ``encounter add`` takes, and whether each is required.
+SCORES = {"con": True, "dex": True, "hp": True, "attack_skill": True, "defense_skill": True,
+          "str": False, "hp_max": False, "armor": False, "toughness": False, "fortitude": False}
+
+
+def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], who: str | None = None,
+              armor_name: str | None = None, weapon: str = HAND_TO_HAND) -> Combatant:
+    """A new OpenCore combatant; armor's damage rating comes from the armor table unless given."""
+    worn = opencore.armor(armor_name) if armor_name is not None else None
+    new: Combatant = {
+        "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None, "acted": False,
+        "con": scores["con"], "dex": scores["dex"], "str": scores.get("str"),
+        "hp": scores["hp"], "hp_max": scores.get("hp_max", scores["hp"]),
+        "armor": scores.get("armor", worn["damage_rating"] if worn else 0),
+        "armor_name": worn["armor"] if worn else None,
+        "toughness": scores.get("toughness", 0), "fortitude": scores.get("fortitude", 0),
+        "attack_skill": scores["attack_skill"], "defense_skill": scores["defense_skill"],
+        "weapon": opencore.weapon(weapon)["weapon"], "stabilized": False, "effects": [],
+    }
+    check_combatant("the combatant", new, "opencore")
+    if "+STR" in str(opencore.weapon(weapon).get("damage", "")) and new["str"] is None:
+        raise RollbookError(f"{new['weapon']} adds STR to damage", hint="add --score str=N")
+    return new
+
+
+# --- what a combatant can do ----------------------------------------------------------------------
+
+
+def unconscious(enc: Encounter, c: Combatant) -> bool:
+    return state(enc, c) == "unconscious" or turns.has(c, "unconscious")
+
+
+def stunned(c: Combatant) -> bool:
+    return turns.has(c, "stun")
+
+
+def bleeding(enc: Encounter, c: Combatant) -> list[tuple[str, int]]:
+    """What a combatant bleeds each round, by cause: every bloodloss (its multiple: x2 is -2), and
+    below 0 HP the bleeding of the dying until stabilized (ruling opencore-bleeding-adds)."""
+    if state(enc, c) == "dead":
+        return []
+    causes = [(f"bloodloss {e['hp_per_round']}", e["hp_per_round"]) for e in c["effects"] if e["kind"] == "bloodloss"]
+    if not c["stabilized"] and opencore.bleeding(c["hp"], c["con"], options(enc)):
+        causes.append((f"bleeding below 0 HP {opencore.bloodloss_per_round()}", opencore.bloodloss_per_round()))
+    return causes
+
+
+def bleeding_per_round(enc: Encounter, c: Combatant) -> int:
+    return sum(loss for _, loss in bleeding(enc, c))
+
+
+def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
+    """What the page shows for a combatant: derived, never stored."""
+    health = state(enc, c)
+    out = unconscious(enc, c) or health == "dead"
+    defense = (opencore.stun_defense_penalty() if stunned(c) else 0) + sum(
+        e["defense_penalty"] for e in c["effects"] if e["kind"] == "stumble")
+    return {"id": c["id"], "state": health, "bleeding": bleeding_per_round(enc, c),
+            "can_attack": not out and not stunned(c) and not turns.has(c, "dropped-weapon"),
+            "can_defend": not out, "defense_modifier": defense,
+            "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
+            "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
+            "effects": [turns.describe(e) for e in c["effects"]]}
+
+
+# --- hit points -----------------------------------------------------------------------------------
+
+
+def hp_changed(enc: Encounter, c: Combatant, before: opencore.HealthState) -> list[Event]:
+    """The state change an HP change caused, in the document's words."""
+    after = state(enc, c)
+    if after == before:
+        return []
+    text = {"unconscious": "falls unconscious", "dead": "dies", "conscious": "regains consciousness"}[after]
+    return [turns.event(enc, "state", f"{c['name']} {text} ({c['hp']} HP, CON {c['con']})", c["id"], state=after)]
+
+
+def bleed(enc: Encounter, c: Combatant) -> list[Event]:
+    causes = bleeding(enc, c)
+    if not causes:
+        return []
+    before = state(enc, c)
+    loss = sum(hp for _, hp in causes)
+    c["hp"] += loss
+    why = " + ".join(cause for cause, _ in causes)
+    events = [turns.event(enc, "bleed", f"{c['name']} bleeds {loss} HP ({why}): {c['hp']} HP", c["id"], hp=loss)]
+    return events + hp_changed(enc, c, before)
+
+
+def wounded(enc: Encounter, target: Combatant, wound: dict[str, Any], by: str | None, text: str) -> list[Event]:
+    """Apply an ``opencore attack`` wound (or ``apply_wound``'s answer): armor, Toughness and HP
+    left, and the critical's effects, each lasting what the table says."""
+    before = state(enc, target)
+    change = wound["hp"] - target["hp"]
+    target.update(hp=wound["hp"], armor=wound["armor"], toughness=wound["toughness"])
+    if wound["to_hp"] or wound["effects"]["extra_damage"]:
+        target["stabilized"] = False  # a new wound bleeds again
+    events = [turns.event(enc, "damage", text, target["id"], hp=change, by=by)]
+    if wound["to_armor"] and target["armor"] == 0 and target["armor_name"] is not None:
+        events.append(turns.event(enc, "armor", f"{target['name']}'s {target['armor_name']} is useless", target["id"]))
+    events += critical_effects(enc, target, wound["effects"])
+    return events + hp_changed(enc, target, before)
+
+
+def critical_effects(enc: Encounter, target: Combatant, effects: dict[str, Any]) -> list[Event]:
+    """A critical's ``effects`` (opencore attack's ``wound.effects``) as effects on the target."""
+    now = enc["round"]
+    added = []
+    if effects["stun_rounds"]:
+        added.append(effect("stun", now, rounds=effects["stun_rounds"]))
+    if effects["unconscious_rounds"]:
+        added.append(effect("unconscious", now, rounds=effects["unconscious_rounds"]))
+    if effects["bloodloss"]:
+        added.append(effect("bloodloss", now, hp_per_round=effects["hp_per_round"]))
+    if effects["location"]:
+        added.append(effect("location", now, location=effects["location"], skill_penalty=effects["skill_penalty"]))
+    target["effects"] += added
+    return [turns.event(enc, "effect", f"{target['name']}: {turns.describe(e)}", target["id"], effect=e["kind"])
+            for e in added]
+
+
+# --- the round ------------------------------------------------------------------------------------
+
+
+def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> list[Event]:
+    """Initiative for the round: individual (1d20 + DEX modifier + weapon speed + armor penalty,
+    +20 after Bide) or group (each side 1d6, the higher side acts first)."""
+    acting = [c for c in enc["combatants"] if state(enc, c) != "dead"]
+    for c in enc["combatants"]:
+        c["initiative"] = None
+    if enc["initiative"] == "group":
+        return _group_initiative(enc, acting, rng, rolls)
+    _known(rolls, [c["id"] for c in acting], "combatant")
+    members = {}
+    for c in acting:
+        roll = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, 20) if c["id"] in rolls \
+            else roll_total("1d20", rng)
+        armor = opencore.armor(c["armor_name"])["initiative_penalty"] if c["armor_name"] else 0
+        members[c["id"]] = opencore.individual_initiative(
+            roll, c["dex"], speed_factor=opencore.weapon(c["weapon"])["speed"], armor_penalty=armor,
+            bide=turns.has(c, "bide"), options=options(enc))
+    order = opencore.party_order(members, lambda: roll_total("1d20", rng))
+    events = []
+    for m in order:
+        c = turns.find(enc, m.name)
+        i = m.initiative
+        c["initiative"] = i.total
+        c["effects"] = [e for e in c["effects"] if e["kind"] != "bide"]
+        parts = [f"{i.roll} (1d20)", f"{i.dex_modifier:+d} (DEX)", f"{i.speed_factor:+d} ({c['weapon']})"]
+        parts += [f"{i.armor_penalty:+d} ({c['armor_name']})"] * bool(c["armor_name"]) + [f"{i.bide_bonus:+d} (bide)"] * bool(i.bide_bonus)
+        ties = f", tie broken with {', '.join(map(str, m.tie_rolls))}" if m.tie_rolls else ""
+        events.append(turns.event(enc, "initiative", f"{c['name']}: initiative {' '.join(parts)} = {i.total}{ties}",
+                                  c["id"], initiative=i.total))
+    enc["order"] = [m.name for m in order]
+    return events
+
+
+def _known(rolls: dict[str, int], names: list[str], what: str) -> None:
+    unknown = sorted(set(rolls) - set(names))
+    if unknown:
+        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, no {what} that rolls this round",
+                            hint="give rolls as " + ", ".join(f"{n}=N" for n in names))
+
+
+def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Random, rolls: dict[str, int]) -> list[Event]:
+    sides = list(dict.fromkeys(c["side"] for c in acting))
+    _known(rolls, sides, "side")
+    if len(sides) == 1:
+        enc["order"] = [c["id"] for c in acting]
+        return [turns.event(enc, "initiative", f"Only {sides[0]} can still act: no initiative to roll")]
+    if len(sides) != 2:
+        raise RollbookError(f"group initiative is between two opposing sides, not {len(sides)} ({', '.join(sides)})",
+                            hint="give each combatant one of two --side names, or start with --initiative individual")
+    pairs, winner = roll_off(rolls.get(sides[0]), rolls.get(sides[1]), "1d6", rng, opencore.group_initiative_winner)
+    first, second = sides if winner == "first" else sides[::-1]
+    enc["order"] = [c["id"] for c in acting if c["side"] == first] + [c["id"] for c in acting if c["side"] == second]
+    shown = ", then ".join(f"{a} vs {b}" for a, b in pairs)
+    return [turns.event(enc, "initiative", f"Group initiative {sides[0]} vs {sides[1]}: {shown}: {first} acts first")]
+
+
+def turn_starts(enc: Encounter, who: Combatant) -> list[Event]:
+    who["acted"] = False
+    events = turns.end_at_own_turn(enc, who)
+    if enc["rulings"]["bloodloss_at"] == "own-turn":
+        events += bleed(enc, who)
+    if unconscious(enc, who):
+        events.append(turns.event(enc, "cannot-act", f"{who['name']} is unconscious: cannot attack, defend or move", who["id"]))
+    elif stunned(who):
+        events.append(turns.event(enc, "cannot-act", f"{who['name']} is stunned: cannot attack, -50 to defense", who["id"]))
+    return events
+
+
+def round_ends(enc: Encounter) -> list[Event]:
+    events = [turns.event(enc, "round-end", f"End of round {enc['round']}")]
+    if enc["rulings"]["bloodloss_at"] == "end-of-round":
+        for c in enc["combatants"]:
+            events += bleed(enc, c)
+    events += turns.count_down(enc, enc["rulings"]["rounds_count"])
+    for c in enc["combatants"]:
+        ending = [e for e in c["effects"] if e["ends"] == "round-end"]
+        c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
+        events += [turns.event(enc, "effect-ends", f"{c['name']}: {turns.describe(e)} ends", c["id"], effect=e["kind"])
+                   for e in ending]
+    return events
+
+
+def round_rules(enc: Encounter) -> turns.RoundRules:
+    """The round rules, knowing the encounter's death ruling (the dead take no turns)."""
+    return turns.RoundRules(begin_round, turn_starts, round_ends, lambda c: state(enc, c) != "dead")
+
+
+# --- actions --------------------------------------------------------------------------------------
+
+
+def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) -> tuple[Combatant, bool]:
+    """The combatant taking an action now: on its own turn, or with an extra attack (fumble chart).
+    Returns it and whether the extra attack is used."""
+    c = turns.find(enc, who)
+    extra = against is not None and any(e["kind"] == "extra-attack" and e["against"] == against for e in c["effects"])
+    mine = enc["turn"] is not None and enc["order"][enc["turn"]] == who
+    if not extra:
+        turns.not_started(enc, what)
+        if not mine:
+            now = turns.current(enc)
+            raise RollbookError(f"it is {now['name'] if now else 'nobody'}'s turn, not {c['name']}'s",
+                                hint="'encounter next' moves to the next turn")
+        if c["acted"]:
+            raise RollbookError(f"{c['name']} has taken this round's action", hint="a character makes a single action per round")
+    if state(enc, c) == "dead" or unconscious(enc, c):
+        raise RollbookError(f"{c['name']} is {'dead' if state(enc, c) == 'dead' else 'unconscious'} and cannot act")
+    return c, extra and not mine
+
+
+def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,
+           defense_bonus: int = 0, attack_roll: int | None = None, defense_roll: int | None = None,
+           critical_roll: int | None = None, critical_type: str | None = None, weapon: str | None = None,
+           mode: str | None = None) -> Step:
+    """One attack by ``opencore attack``'s chain, with the combatants' numbers; its wound applied."""
+    a, extra = _acting(enc, attacker, "an attack", against=target)
+    t = turns.find(enc, target)
+    if t is a:
+        raise RollbookError(f"{a['name']} cannot attack itself")
+    if stunned(a):
+        raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or 'encounter next'")
+    if turns.has(a, "dropped-weapon"):
+        raise RollbookError(f"{a['name']} dropped the weapon",
+                            hint=f"pick it up ('encounter end-effect --who {a['id']} --kind dropped-weapon') or attack with --weapon 'Hand to Hand'")
+    if state(enc, t) == "dead":
+        raise RollbookError(f"{t['name']} is dead")
+    asleep = unconscious(enc, t)
+    r = enc["rulings"]
+    answer = chain.attack(
+        attack_skill=a["attack_skill"], defense_skill=None if asleep else t["defense_skill"],
+        attack_bonus=attack_bonus, defense_bonus=0 if asleep else defense_bonus + sum(
+            e["defense_penalty"] for e in t["effects"] if e["kind"] == "stumble"),
+        defending=not asleep and turns.has(t, "defending"), stunned=not asleep and stunned(t), unconscious=asleep,
+        attack_roll=attack_roll, defense_roll=None if asleep else defense_roll, weapon=weapon or a["weapon"],
+        mode=mode, strength=a["str"], fortitude=t["fortitude"], str_damage=r["str_damage"], hp=t["hp"], con=t["con"],
+        armor=t["armor"], toughness=t["toughness"], critical_type=critical_type, critical_roll=critical_roll,
+        death_at=r["death_at"], rng=rng, power=None, power_score=None, power_damage=None, resistance=0,
+        power_protection=0, substance_flaw=False, critical_bonus=0,
+    )
+    if extra:
+        a["effects"] = [e for e in a["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]
+    else:
+        a["acted"] = True
+    head = f"{a['name']} attacks {t['name']}" + (" (extra attack)" if extra else "")
+    events: list[Event] = []
+    if answer["wound"] is not None:
+        events += wounded(enc, t, answer["wound"], a["id"], f"{head}: {answer['text']}")
+    else:
+        events.append(turns.event(enc, "attack", f"{head}: {answer['text']}", t["id"], hp=0, by=a["id"]))
+    events[0]["detail"] = {key: value for key, value in answer.items() if key != "text"}  # opencore attack's answer
+    for side, fumble in answer["fumbles"].items():
+        events += _fumbled(enc, a if side == "attacker" else t, t if side == "attacker" else a, fumble)
+    if answer["self_damage"]:
+        events += _self_injury(enc, a, answer["self_damage"], weapon or a["weapon"], rng)
+    return turns.logged(enc, events)
+
+
+def _fumbled(enc: Encounter, who: Combatant, opponent: Combatant, fumble: dict[str, Any]) -> list[Event]:
+    """The Fumble Chart's result as effects: stumbling (-20 to defense until the next turn), falling
+    over (the opponent's immediate extra attack), a dropped weapon (until picked up)."""
+    added = []
+    if fumble["defense_penalty"]:
+        added.append((who, effect("stumble", enc["round"], defense_penalty=fumble["defense_penalty"])))
+    if fumble["opponent_extra_attack"]:
+        added.append((opponent, effect("extra-attack", enc["round"], against=who["id"])))
+    if fumble["drops_weapon"]:
+        added.append((who, effect("dropped-weapon", enc["round"])))
+    for c, item in added:
+        c["effects"].append(item)
+    return [turns.event(enc, "effect", f"{c['name']}: {turns.describe(item)} (fumble)", c["id"], effect=item["kind"])
+            for c, item in added]
+
+
+def _self_injury(enc: Encounter, a: Combatant, damage: int, weapon: str, rng: random.Random) -> list[Event]:
+    """"Attacker drops weapon and injures self with it": the damage goes through the attacker's own
+    armor, Toughness and HP, with the weapon's critical when it reaches HP."""
+    wound = chain.apply_wound(damage, hp=a["hp"], con=a["con"], armor=a["armor"], toughness=a["toughness"],
+                              power_protection=0, substance_flaw=False, table=opencore.weapon(weapon).get("critical"),
+                              critical_roll=None, critical_bonus=0, attack_roll=None, options=options(enc), rng=rng)
+    return wounded(enc, a, wound, a["id"], f"{a['name']} injures self: {wound['text']}")
+
+
+def damage(enc: Encounter, target: str, amount: int, rng: random.Random, *, critical_type: str | None = None,
+           critical_roll: int | None = None) -> Step:
+    """Damage by hand (a trap, a fall, a Power): through armor, Toughness, then HP, with the critical
+    it calls for when it reaches HP."""
+    t = turns.find(enc, target)
+    if state(enc, t) == "dead":
+        raise RollbookError(f"{t['name']} is dead")
+    wound = chain.apply_wound(amount, hp=t["hp"], con=t["con"], armor=t["armor"], toughness=t["toughness"],
+                              power_protection=0, substance_flaw=False, table=critical_type, critical_roll=critical_roll,
+                              critical_bonus=0, attack_roll=None, options=options(enc), rng=rng)
+    return turns.logged(enc, wounded(enc, t, wound, None, f"{t['name']} takes {wound['text']}"))
+
+
+def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random, *, roll: int | None = None,
+             attack_roll: int | None = None) -> Step:
+    """A critical the GM calls for, rolled on the target (its Toughness left counts against it) and
+    applied: the extra damage straight to HP, the rest as effects."""
+    t = turns.find(enc, target)
+    if state(enc, t) == "dead":
+        raise RollbookError(f"{t['name']} is dead")
+    die = check_range("the critical roll", roll, 1, 100) if roll is not None else roll_total("1d100", rng)
+    hit = opencore.critical_hit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"])
+    effects = opencore.effects_of(hit)
+    before = state(enc, t)
+    t["hp"] -= effects.extra_damage
+    if effects.extra_damage:
+        t["stabilized"] = False
+    text = chain.crit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=0, rng=rng)["text"]
+    events = [turns.event(enc, "critical", f"{t['name']}: {text}; -{effects.extra_damage} HP: {t['hp']} HP",
+                          t["id"], hp=-effects.extra_damage)]
+    events += critical_effects(enc, t, dataclasses.asdict(effects))
+    return turns.logged(enc, events + hp_changed(enc, t, before))
+
+
+def heal(enc: Encounter, target: str, amount: int) -> Step:
+    t = turns.find(enc, target)
+    if state(enc, t) == "dead":
+        raise RollbookError(f"{t['name']} is dead: healing cannot bring a character back")
+    before = state(enc, t)
+    enc, events = turns.heal(enc, target, amount, "hp")
+    enc, more = turns.logged(enc, hp_changed(enc, t, before))
+    return enc, events + more
+
+
+def stabilize(enc: Encounter, target: str) -> Step:
+    """"stabilized by chance or healing": the bleeding below 0 HP and every bloodloss stop."""
+    t = turns.find(enc, target)
+    if not bleeding_per_round(enc, t):
+        raise RollbookError(f"{t['name']} is not bleeding")
+    t["stabilized"] = True
+    t["effects"] = [e for e in t["effects"] if e["kind"] != "bloodloss"]
+    return turns.logged(enc, [turns.event(enc, "stabilize", f"{t['name']} is stabilized: the bleeding stops", target)])
+
+
+def action(enc: Encounter, who: str, kind: str) -> Step:
+    """Bide (+20 to next round's initiative) or Defense (defensive skills doubled until the next
+    action), taken as the combatant's action this round."""
+    c, _ = _acting(enc, who, f"{kind}")
+    if kind == "bide" and enc["initiative"] == "group":
+        raise RollbookError("Bide adds to individual initiative", hint="this encounter uses group initiative")
+    c["acted"] = True
+    item = effect(kind, enc["round"])
+    c["effects"].append(item)
+    words = {"bide": "bides: +20 to next round's initiative", "defending": "defends: defensive skills doubled until the next action"}
+    return turns.logged(enc, [turns.event(enc, "action", f"{c['name']} {words[kind]}", who, effect=kind)])

@@ -1,0 +1,127 @@
+"""Cyno's Role-Play's encounter, each rule from the document's own words."""
+
+from __future__ import annotations
+
+from encounter_helpers import call, cyno_fight, end_round, refused, status, step, turn_of, who
+
+
+def add_many(enc: dict, count: int) -> dict:
+    for n in range(count):
+        enc = step(enc, "add", name=f"Thug {n + 1}", side="gang", weapon="1d6",
+                   score={"reflex": 10, "coordination": 10, "stress": 10, "actions": 1, "dp": 10})
+    return enc
+
+
+def test_the_initiative_die_has_more_sides_than_the_combatants():
+    # "So if you have four PCs and two NPCs, then you should roll 1D8."
+    answer = call("next", encounter=add_many(cyno_fight(), 4), seed=1)
+    assert answer["events"][0]["text"] == "6 combatants roll 1D8"
+
+
+def test_the_reflex_bonus_counts_on_a_d20_or_more():
+    # "If a 20, 30, or a die with even more sides is used, then for every 2 points of reflex higher than 12
+    # the character gets 1 point bonus added to the roll."
+    small = call("next", encounter=cyno_fight(), roll={"p1": 2, "g1": 1}, seed=1)["events"]
+    assert small[1]["text"] == "Kristine: initiative 2 +0 (reflex) = 2"
+    big = call("next", encounter=add_many(cyno_fight(), 11), roll={"p1": 2}, seed=1)["events"]
+    assert next(e["text"] for e in big if e["who"] == "p1").startswith("Kristine: initiative 2 +2 (reflex) = 4")
+
+
+def test_surprise_misses_the_whole_turn_or_loses_initiative():
+    enc = cyno_fight()
+    assert "Surprised, miss the whole turn" in call("surprise", encounter=enc, who="g1", roll=1)["text"]
+    missed = step(step(enc, "surprise", who="g1", roll=1), "next", roll={"p1": 1, "g1": 2}, seed=1)
+    assert missed["order"] == ["p1"]
+    assert "Sid has no action left to dodge" in refused("strike", encounter=missed, attacker="p1", target="g1",
+                                                         defense="dodge")
+    late = step(step(enc, "surprise", who="p1", roll=3), "next", roll={"p1": 2, "g1": 1}, seed=1)
+    assert late["order"] == ["g1", "p1"]  # "Surprised, loose initiative"
+    late = end_round(late)
+    assert not who(late, "p1")["effects"]  # only the first turn
+    assert "before the first turn" in refused("surprise", encounter=late, who="g1", roll=1)
+
+
+def test_holding_back_moves_after_the_other_and_both_holding_roll_stress():
+    # "Rachel could declare, on her turn, that she is going to hold back her turn until Sid moves."
+    enc = step(cyno_fight(), "next", roll={"p1": 2, "g1": 1}, seed=1)
+    held = call("hold", encounter=enc, who="p1", after="g1", seed=1)
+    assert held["encounter"]["order"] == ["g1", "p1"]
+    assert held["events"][-1]["text"] == "Round 1: Sid's turn"
+    # "If Sid were to declare that he is going to go after Rachel, then a die roll is made": d20 + stress
+    both = call("hold", encounter=held["encounter"], who="g1", after="p1", roll=10, other_roll=10)
+    assert "Sid waits longer" in both["text"]  # stress 14 gives +1 over Kristine's 10
+    assert both["encounter"]["order"] == ["p1", "g1"]
+    assert both["events"][-1]["text"] == "Round 1: Kristine's turn"
+
+
+def test_a_strike_hits_above_10_and_a_natural_20_is_a_critical_doing_double_damage():
+    # "A roll of 20 is automatic hit. Critical hit applies when rolling a 19 or a 20." "Critical strike does
+    # double damage."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    answer = call("strike", encounter=enc, attacker="p1", target="g1", roll=20, damage_roll=5)
+    assert who(answer["encounter"], "g1")["dp"] == 10
+    assert "critical hit" in answer["text"] and "Sid takes 10 DP" in answer["text"]
+    assert who(answer["encounter"], "p1")["actions_left"] == 1
+
+
+def test_a_dodge_is_spent_even_when_the_attacker_misses():
+    # "Dodging must be declared before roll to strike occurs. Which means that even if the attacker missed,
+    # the defender would still use up an action on dodge."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    answer = call("strike", encounter=enc, attacker="p1", target="g1", roll=3, defense="dodge")
+    assert who(answer["encounter"], "g1")["actions_left"] == 1
+    dodged = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, defense="dodge", defense_roll=20)
+    assert who(dodged["encounter"], "g1")["dp"] == 20 and "Sid: dodge succeeds" in dodged["text"]
+
+
+def test_a_skilled_parry_is_a_percentage_roll_and_costs_no_action():
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    answer = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, defense="parry", percentile=30,
+                  damage_roll=6)
+    assert who(answer["encounter"], "g1")["dp"] == 20 and who(answer["encounter"], "g1")["actions_left"] == 2
+    assert "The parrying weapon or limb takes the 6 damage" in answer["text"]
+
+
+def test_the_unaware_cannot_dodge():
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    assert "does not know" in refused("strike", encounter=enc, attacker="p1", target="g1", defense="dodge",
+                                      unaware=True)
+
+
+def test_damage_lost_gives_minus_1_per_5_points_to_strike():
+    # "-1 For every 5 damage points the attacker has lost."
+    enc = step(cyno_fight(), "damage", target="p1", amount=10)
+    assert status(enc, "p1")["strike_penalty"] == -2
+    enc = turn_of(enc, "p1", p1=2, g1=1)
+    assert "-2 (10 damage points lost)" in call("strike", encounter=enc, attacker="p1", target="g1", roll=10,
+                                                damage_roll=1)["text"]
+
+
+def test_damage_two_levels_below_does_nothing_and_static_damage_stays():
+    # "DP weapons are two destruction levels below hDP, therefore does no damage to the hDP tank."
+    enc = step(cyno_fight(), "add", name="Tank", side="gang", weapon="1d6", level="h",
+               score={"reflex": 10, "coordination": 10, "stress": 10, "actions": 1, "dp": 5})
+    answer = call("damage", encounter=enc, target="g2", amount=50, level="")
+    assert who(answer["encounter"], "g2")["dp"] == 5 and "no damage" in answer["text"]
+    static = call("damage", encounter=enc, target="p1", amount=5, level="h", static=True)
+    assert who(static["encounter"], "p1")["dp"] == 25  # 5 ShDP against a DP target: 5 DP
+
+
+def test_at_zero_damage_points_a_combatant_is_down_and_takes_no_turns():
+    enc = step(cyno_fight(), "damage", target="g1", amount=20)
+    assert status(enc, "g1")["state"] == "down" and "Sid is down" in enc["log"][-1]["text"]
+    enc = step(enc, "next", seed=1)
+    assert enc["order"] == ["p1"]
+    assert "healing is at least 1" in refused("heal", encounter=enc, target="g1", amount=0)
+    assert who(step(enc, "heal", target="g1", amount=50), "g1")["dp"] == 20
+
+
+def test_a_dodge_against_a_shot_costs_its_action_or_not_by_the_ruling():
+    # "When the attacker is using a hand-to-hand weapon, it is possible for the defender to dodge the attack."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    spent = call("strike", encounter=enc, attacker="p1", target="g1", roll=3, defense="dodge", ranged=True)
+    assert who(spent["encounter"], "g1")["actions_left"] == 1 and "Sid: dodge is not allowed" in spent["text"]
+    free = dict(enc, rulings={**enc["rulings"], "impossible_dodge": "free"})
+    kept = call("strike", encounter=free, attacker="p1", target="g1", roll=15, defense="dodge", ranged=True,
+                damage_roll=4)
+    assert who(kept["encounter"], "g1")["actions_left"] == 2 and who(kept["encounter"], "g1")["dp"] == 16

@@ -1,0 +1,202 @@
+"""OpenCore's encounter, each rule from the document's own words."""
+
+from __future__ import annotations
+
+import pytest
+from encounter_helpers import call, end_round, opencore_fight, refused, status, step, turn_of, who
+
+
+def test_damage_comes_off_armor_then_toughness_then_hit_points_and_armor_wears_out():
+    # "A character wearing armor would first lose points from the armor, then from Toughness, then from
+    # Hit Points." "All armor ... can take that much damage before it is useless."
+    enc = opencore_fight()
+    enc = step(enc, "add", name="Guard", side="orcs", score={"con": 30, "dex": 50, "hp": 20, "attack_skill": 30,
+                                                             "defense_skill": 30, "str": 50, "toughness": 3},
+               armor_name="Leather Armor")
+    answer = call("damage", encounter=enc, target="o2", amount=30, critical_type="impact", critical_roll=10)
+    guard = who(answer["encounter"], "o2")
+    assert (guard["armor"], guard["toughness"], guard["hp"]) == (0, 0, 18)
+    assert "Guard's Leather Armor is useless" in answer["text"]
+    assert status(answer["encounter"], "o2")["armor_useless"] is True
+    worn = who(step(answer["encounter"], "damage", target="o2", amount=1, critical_type="impact", critical_roll=10), "o2")
+    assert (worn["armor"], worn["hp"]) == (0, 17)  # useless armor stops nothing more
+
+
+def test_damage_that_reaches_hit_points_needs_its_critical_table():
+    enc = opencore_fight()
+    assert "which critical table" in refused("damage", encounter=enc, target="o1", amount=10)
+    kept = step(enc, "damage", target="o1", amount=5)  # all on Toughness: no critical is rolled
+    assert who(kept, "o1")["toughness"] == 0 and who(kept, "o1")["hp"] == 20
+
+
+def test_unconscious_at_zero_and_dead_at_minus_con():
+    # "Typically beings fall unconscious at 0 HP." "When a PC's hit points reach a negative total equal
+    # to its Constitution score, it dies."
+    enc = opencore_fight()
+    answer = call("damage", encounter=enc, target="o1", amount=25, critical_type="impact", critical_roll=1)
+    assert who(answer["encounter"], "o1")["hp"] == 0 and "Orc falls unconscious" in answer["text"]
+    answer = call("damage", encounter=answer["encounter"], target="o1", amount=30, critical_type="impact",
+                  critical_roll=1)
+    assert "Orc dies (-30 HP, CON 30)" in answer["text"]
+    assert status(answer["encounter"], "o1")["state"] == "dead"
+    assert "is dead" in refused("heal", encounter=answer["encounter"], target="o1", amount=5)
+
+
+def test_death_at_zero_by_the_ruling_option():
+    enc = opencore_fight(death_at="zero")
+    answer = call("damage", encounter=enc, target="o1", amount=25, critical_type="impact", critical_roll=1)
+    assert "Orc dies" in answer["text"]
+
+
+def test_below_zero_the_dying_bleed_each_round_until_stabilized():
+    # "Living creatures reduced to negative HP's continue to lose additional HPs due to bleeding, etc.
+    # unless they are stabilized by chance or healing."
+    enc = opencore_fight()
+    enc = step(enc, "damage", target="o1", amount=27, critical_type="impact", critical_roll=1)  # -2 HP
+    assert status(enc, "o1")["bleeding"] == -1
+    enc = end_round(turn_of(enc, "p1", p1=20, o1=1))
+    orc = who(enc, "o1")
+    assert orc["hp"] == -3
+    assert any(e["text"] == "Orc bleeds -1 HP (bleeding below 0 HP -1): -3 HP" for e in enc["log"])
+    enc = step(enc, "stabilize", target="o1")
+    assert status(enc, "o1")["bleeding"] == 0
+    assert "not bleeding" in refused("stabilize", encounter=enc, target="o1")
+
+
+def test_bloodloss_is_one_hp_a_round_times_its_multiple_and_they_add_up():
+    # Slash 101 to 110: "+20 damage, stun 2 rounds, bloodlossx2"; "Bloodloss: -1 HP loss per round".
+    enc = opencore_fight()
+    enc = step(enc, "crit", target="p1", type="slash", roll=85, attack_roll=90)  # 85 + 20 = 105
+    assert [e["kind"] for e in who(enc, "p1")["effects"]] == ["stun", "bloodloss"]
+    assert who(enc, "p1")["hp"] == 44 and status(enc, "p1")["bleeding"] == -2
+    enc = step(enc, "crit", target="p1", type="slash", roll=75)  # 71 to 80: +10 damage, bloodloss
+    assert status(enc, "p1")["bleeding"] == -3
+    enc = end_round(turn_of(enc, "o1", p1=1, o1=20))
+    assert who(enc, "p1")["hp"] == 34 - 3
+
+
+def test_stun_cannot_attack_minus_50_to_defense_and_lasts_the_rounds_after_it_was_dealt():
+    # Impact 71 to 80: "+5 damage, stun 1 round"; "Stun: unable to attack, -50 to defense rolls".
+    enc = turn_of(opencore_fight(), "o1", p1=1, o1=20)
+    enc = step(enc, "crit", target="p1", type="impact", roll=75)
+    assert status(enc, "p1")["defense_modifier"] == -50 and status(enc, "p1")["can_attack"] is False
+    enc = step(enc, "next", seed=1)
+    assert "stunned: unable to attack" in refused("attack", encounter=enc, attacker="p1", target="o1")
+    enc = end_round(enc, p1=20, o1=1)  # dealt this round: still 1 round left
+    assert who(enc, "p1")["effects"][0]["rounds"] == 1
+    enc = end_round(enc, p1=20, o1=1)
+    assert who(enc, "p1")["effects"] == []
+    assert any(e["text"] == "Buck: stun ends" for e in enc["log"])
+
+
+def test_stun_counts_the_round_it_was_dealt_by_the_ruling_option():
+    enc = turn_of(opencore_fight(rounds_count="dealt-round"), "o1", p1=1, o1=20)
+    enc = step(enc, "crit", target="p1", type="impact", roll=75)
+    enc = end_round(enc)
+    assert who(enc, "p1")["effects"] == []
+
+
+def test_bloodloss_at_the_start_of_the_bleeders_turn_by_the_ruling_option():
+    enc = turn_of(opencore_fight(bloodloss_at="own-turn"), "o1", p1=1, o1=20)
+    enc = step(enc, "crit", target="p1", type="slash", roll=75)
+    answer = call("next", encounter=enc, seed=1)
+    assert answer["events"][1]["text"] == "Buck bleeds -1 HP (bloodloss -1): 53 HP"
+
+
+def test_unconscious_rounds_and_no_defense_roll_against_an_unconscious_defender():
+    # Impact 111 to 120: "+15 damage, unconscious 1 round"; "Unconscious: unable to attack, defend, move".
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    enc = step(enc, "crit", target="o1", type="impact", roll=100, attack_roll=90)  # 100 + 20 - 5 (Toughness)
+    assert status(enc, "o1")["can_defend"] is False
+    answer = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50, critical_roll=1, seed=3)
+    assert "an unconscious defender cannot defend" in answer["text"]
+
+
+def test_a_broken_location_carries_its_skill_penalty_until_ended_by_hand():
+    # Impact 91 to 100: "+10 damage, stun 2 rounds, location broken, -30 to applicable skills".
+    enc = step(opencore_fight(), "crit", target="o1", type="impact", roll=100)  # 100 - 5 (Toughness)
+    assert status(enc, "o1")["skill_penalty"] == -30
+    enc = step(enc, "end-effect", who="o1", kind="location")
+    assert status(enc, "o1")["skill_penalty"] == 0
+
+
+def test_toughness_left_counts_against_the_critical():
+    # "If a critical is rolled while the character still has Toughness left, the amount of Toughness is
+    # used as a negative modifier for the critical."
+    answer = call("crit", encounter=opencore_fight(), target="o1", type="impact", roll=75)
+    assert "75 -5 (toughness) = 70" in answer["text"]
+
+
+def test_individual_initiative_with_weapon_speed_armor_and_bide():
+    # "Players roll 1d20 then add their Dexterity modifier and Weapon speed"; "Bide: ... Next round he
+    # gets a +20 bonus to his Initiative roll."
+    enc = step(opencore_fight(), "next", roll={"p1": 10, "o1": 10}, seed=1)
+    assert enc["log"][-2]["text"] == "Buck: initiative 10 (1d20) +3 (DEX) +20 (Sword) -10 (Chain Mail) = 23"
+    enc = turn_of(enc, "p1")
+    enc = step(enc, "action", who="p1", action="bide")
+    assert "has taken this round's action" in refused("attack", encounter=enc, attacker="p1", target="o1")
+    enc = end_round(enc)
+    assert who(enc, "p1")["initiative"] >= 20 + 1 + 3 + 20 - 10
+    assert not any(e["kind"] == "bide" for e in who(enc, "p1")["effects"])
+
+
+def test_defense_lasts_until_the_defenders_next_action():
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    enc = step(enc, "action", who="p1", action="defense")
+    enc = step(enc, "next", seed=1)
+    answer = call("attack", encounter=enc, attacker="o1", target="p1", attack_roll=50, defense_roll=50, seed=1)
+    assert "defense 50 -> 130" in answer["text"]  # 50 + 40 x 2
+    enc = end_round(answer["encounter"], p1=20, o1=1)
+    assert not any(e["kind"] == "defending" for e in who(enc, "p1")["effects"])
+
+
+def test_group_initiative_the_higher_side_acts_first():
+    # "Both opposing forces or parties roll a 1d6. The party with the higher score gets first swing."
+    enc = opencore_fight(initiative="group")
+    answer = call("next", encounter=enc, roll={"players": 2, "orcs": 5}, seed=1)
+    assert answer["encounter"]["order"] == ["o1", "p1"]
+    assert answer["events"][0]["text"] == "Group initiative players vs orcs: 2 vs 5: orcs acts first"
+    assert "Bide adds to individual initiative" in refused("action", encounter=turn_of(answer["encounter"], "p1"),
+                                                           who="p1", action="bide")
+
+
+def test_only_the_combatant_whose_turn_it_is_attacks_once():
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    assert "Buck's turn, not Orc's" in refused("attack", encounter=enc, attacker="o1", target="p1")
+    enc = step(enc, "attack", attacker="p1", target="o1", attack_roll=50, defense_roll=50, seed=1)
+    assert "single action per round" in refused("attack", encounter=enc, attacker="p1", target="o1")
+
+
+@pytest.mark.parametrize("seed", range(1, 40))
+def test_fumbles_become_the_charts_effects(seed):
+    # "If either of the characters rolls 01-05, this is considered a Fumble."
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    answer = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=3, defense_roll=50, seed=seed)
+    text = answer["text"].lower()
+    buck = who(answer["encounter"], "p1")
+    kinds = [e["kind"] for e in buck["effects"]]
+    assert ("stumbles" in text) == ("stumble" in kinds)
+    assert ("drops weapon" in text) == ("dropped-weapon" in kinds)
+    orc = who(answer["encounter"], "o1")
+    assert ("falls over" in text) == any(e["kind"] == "extra-attack" for e in orc["effects"])
+    if "falls over" in text:  # "opponent gets an immediate extra attack", out of turn
+        extra = call("attack", encounter=answer["encounter"], attacker="o1", target="p1", attack_roll=50,
+                     defense_roll=50, seed=1)
+        assert "(extra attack)" in extra["text"]
+
+
+def test_group_initiative_needs_no_roll_when_one_side_is_left():
+    enc = step(opencore_fight(initiative="group"), "damage", target="o1", amount=60, critical_type="impact",
+               critical_roll=1)
+    answer = call("next", encounter=enc, seed=1)
+    assert answer["events"][0]["text"] == "Only players can still act: no initiative to roll"
+
+
+def test_an_attack_returns_the_whole_chain_and_keeps_only_its_text():
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    answer = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=90, defense_roll=10,
+                  critical_roll=50, seed=5)
+    detail = answer["events"][0]["detail"]
+    assert (detail["attack_total"], detail["defense_total"], detail["hit"]) == (150, 30, True)
+    assert detail["wound"]["to_toughness"] == 5 and detail["wound"]["critical_hit"]["roll"] == 70  # 50 + 20
+    assert "detail" not in answer["encounter"]["log"][-1]
