@@ -75,6 +75,7 @@ test-pyodide: setup $(VENDOR)/.installed build
 bench: setup build
 	$(PY) benchmarks/dice.py --write-readme
 	node benchmarks/pyodide.mjs --write-readme
+	$(PY) benchmarks/widgets.py --write-readme
 
 clean:
 	rm -rf site $(VENV) node_modules $(VENDOR) .pytest_cache .hypothesis dist build

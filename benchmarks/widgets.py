@@ -60,7 +60,8 @@ postMessage("ready");"""
 EXTRA = {"/bench-bare-main.html": ("text/html", BARE_MAIN), "/bench-bare-worker.html": ("text/html", BARE_WORKER_PAGE),
          "/bench-bare-worker.js": ("text/javascript", BARE_WORKER)}
 
-# Records when a new answer reaches the screen, on the page's clock.
+# Records when a new answer reaches the screen, on the page's clock. (Predicates below are arrow
+# functions: a bare string would be eval()ed in the page, which the site's CSP refuses.)
 WATCH_TOTAL = """
 window.__totals = [];
 new MutationObserver(() => {
@@ -106,7 +107,7 @@ def throttle(page: Page, rate: float) -> None:
 def bare(page: Page, url: str, rate: float) -> float:
     throttle(page, rate)
     page.goto(url)
-    page.wait_for_function("window.__ready !== undefined", timeout=TIMEOUT_MS)
+    page.wait_for_function("() => window.__ready !== undefined", timeout=TIMEOUT_MS)
     return page.evaluate("window.__ready") / 1000
 
 
@@ -118,14 +119,14 @@ def roller(page: Page, url: str, rate: float, taps: int = 0) -> tuple[float, lis
     field = page.get_by_label("Dice expression")
     field.fill("3d6")
     field.press("Enter")
-    page.wait_for_function("window.__totals.length >= 1", timeout=TIMEOUT_MS)
+    page.wait_for_function("() => window.__totals.length >= 1", timeout=TIMEOUT_MS)
     first = page.evaluate("window.__totals[0]") / 1000
     answers = []
     for _ in range(taps):
         before = page.evaluate("window.__totals.length")
         field.fill(f"{len(answers) + 2}d6+1")  # a new total text every time
         field.press("Enter")
-        page.wait_for_function(f"window.__totals.length > {before}", timeout=TIMEOUT_MS)
+        page.wait_for_function(f"() => window.__totals.length > {before}", timeout=TIMEOUT_MS)
         answers.append(page.evaluate("window.__totals[window.__totals.length - 1] - window.__enterAt"))
     return first, answers
 
