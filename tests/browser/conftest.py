@@ -55,6 +55,14 @@ class SiteHandler(SimpleHTTPRequestHandler):
         pass
 
 
+class QuietServer(ThreadingHTTPServer):
+    """A browser that drops a request it no longer needs (a page left mid-load) is not an error."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 @pytest.fixture(scope="session")
 def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
     """The site built for, and served on, http://127.0.0.1:PORT/<site_url path> for the session.
@@ -62,7 +70,7 @@ def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]
     The socket is bound first, then the site is built with site_url = that address (instant
     navigation only follows links whose host and port match the sitemap's), then served.
     """
-    server = ThreadingHTTPServer(("127.0.0.1", 0), SiteHandler)
+    server = QuietServer(("127.0.0.1", 0), SiteHandler)
     port = server.server_address[1]
     url = f"http://127.0.0.1:{port}{PREFIX}"
     built = require_success(build_site(tmp_path_factory, f"rollbook-site-{port}", url))
