@@ -51,3 +51,13 @@ def axe_violations(page: Any, serious_only: bool = True, within: list[str] | Non
         result = [v for v in result if v["impact"] in ("serious", "critical")]
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]
+
+
+def small_tap_targets(page: Any, selectors: str) -> list[str]:
+    """The visible controls matching `selectors` smaller than 44 x 44 px, as "name: WxH".
+    Checkboxes and file inputs are measured by the label that wraps them, so they are skipped."""
+    return page.evaluate("""(selectors) => [...document.querySelectorAll(selectors)]
+        .filter((el) => el.offsetParent !== null && el.type !== 'checkbox' && el.type !== 'file')
+        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < 44 || r.height < 44)
+        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""", selectors)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -314,10 +314,6 @@ def test_tap_targets_are_44_px_and_nothing_scrolls_sideways(phone, base_url: str
     open_generator(page, base_url)
     roll_character(page)
     keep(page, "Gil")
-    small = page.evaluate("""() => [...document.querySelectorAll('rollbook-character button, rollbook-character input, rollbook-character a.md-button, .rollbook-lock')]
-        .filter((el) => el.offsetParent !== null && el.type !== 'checkbox')
-        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
-        .filter(([, r]) => r.width < 44 || r.height < 44)
-        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    small = small_tap_targets(page, "rollbook-character button, rollbook-character input, rollbook-character a.md-button, .rollbook-lock")
     assert small == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -181,9 +181,5 @@ def test_check_helper_tap_targets_are_at_least_44_px(phone, base_url: str) -> No
     page = phone.new_page()
     page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
     answer_total(codex(page))
-    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox])')]
-        .filter((el) => el.offsetParent !== null && el.type !== 'file' && el.type !== 'checkbox')
-        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
-        .filter(([, r]) => r.width < 44 || r.height < 44)
-        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox])")
     assert small == []

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -173,10 +173,6 @@ def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/combat/")
     expect(page.locator("rollbook-cyno-strike input[type=checkbox]").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox]), .rollbook-widget summary')]
-        .filter((el) => el.offsetParent !== null && el.type !== 'checkbox')
-        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
-        .filter(([, r]) => r.width < 44 || r.height < 44)
-        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox]), .rollbook-widget summary")
     assert small == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -307,11 +307,7 @@ def test_widget_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
     page.goto(base_url + "tools/roller/")
     roll(page, "1d6")
     total(page)
-    small = page.evaluate("""() => [...document.querySelectorAll('.rollbook-widget button, .rollbook-widget input, .rollbook-file')]
-        .filter((el) => el.offsetParent !== null && el.type !== 'file')
-        .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
-        .filter(([, r]) => r.width < 44 || r.height < 44)
-        .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+    small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-file")
     assert small == []
 
 
