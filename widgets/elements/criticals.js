@@ -109,7 +109,7 @@ class CriticalLookup extends RollbookElement {
           <label for="rollbook-crit-attack">Unmodified attack roll</label>
           <input id="rollbook-crit-attack" name="attack_roll" type="text" inputmode="numeric" .value=${shown(attackRoll)}
             aria-describedby="rollbook-crit-attack-help">
-          <small id="rollbook-crit-attack-help">Optional: under 20 gives −20 on the table, over 80 gives +20.</small>
+          <small id="rollbook-crit-attack-help">Optional: a very low or very high attack roll moves the critical roll (the modifiers below the form).</small>
         </div>
         <div class="rollbook-field">
           <label for="rollbook-crit-toughness">Target's remaining Toughness</label>

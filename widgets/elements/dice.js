@@ -52,10 +52,16 @@ export function diceOfRoll(result) {
     </div>`)}</div>`;
 }
 
+/** "7/2", "3" or "3.31662479036" (how the engine writes totals and chances) as a number, for
+ *  ordering, drawing and reading only. */
+export function fractionValue(text) {
+  const [top, bottom = "1"] = String(text).split("/");
+  return Number(top) / Number(bottom);
+}
+
 /** A number as the engine gave it, a fraction "5/12", as a percentage for reading. */
 export function percent(fraction) {
-  const [top, bottom = "1"] = String(fraction).split("/");
-  const value = (Number(top) / Number(bottom)) * 100;
+  const value = fractionValue(fraction) * 100;
   if (value === 0 || value === 100) return `${value}%`;
   return `${value < 0.01 ? value.toPrecision(2) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
 }

@@ -6,7 +6,7 @@ import { ask } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { rollIntoLog, SITE_ROOT } from "../session.js";
-import { breakdown, diceOfRoll, errorView, percent } from "./dice.js";
+import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
 const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
@@ -145,12 +145,6 @@ export function shownTotal(result) {
   return result.total_exact ?? String(result.total);
 }
 
-/** "7/2" or "3" or "3.31662479036" as a number, for ordering and drawing only. */
-function value(text) {
-  const [top, bottom = "1"] = String(text).split("/");
-  return Number(top) / Number(bottom);
-}
-
 /** A float the engine sent for a range end (min, max): short, as a reader writes it. */
 function short(number) {
   return Number.isInteger(number) ? String(number) : String(Number(number.toPrecision(6)));
@@ -168,9 +162,8 @@ function chanceLine(result, name, words) {
  *  (<progress> elements: no style attribute, which the site's Content Security Policy refuses). */
 export function distributionView(result) {
   // totals are exact text ("7/2" where the notation divides): ordered by their value, shown as written
-  const rows = Object.entries(result.distribution).sort((a, b) => value(a[0]) - value(b[0]));
-  const share = value;
-  const peak = Math.max(...rows.map(([, p]) => share(p)));
+  const rows = Object.entries(result.distribution).sort((a, b) => fractionValue(a[0]) - fractionValue(b[0]));
+  const peak = Math.max(...rows.map(([, p]) => fractionValue(p)));
   return html`
     <dl class="rollbook-stats">
       <div><dt>Mean</dt><dd>${short(result.mean)}</dd></div>
@@ -187,7 +180,7 @@ export function distributionView(result) {
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
         <tbody>${rows.map(([total, p]) => html`<tr>
           <th scope="row">${total}</th><td>${percent(p)}</td>
-          <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${share(p) / peak} aria-hidden="true"></progress></td>
+          <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${fractionValue(p) / peak} aria-hidden="true"></progress></td>
         </tr>`)}</tbody>
       </table>
     </div>`;

@@ -112,12 +112,7 @@ def turn_starts(enc: Encounter, who: Combatant) -> list[Event]:
 def round_ends(enc: Encounter) -> list[Event]:
     events = [turns.event(enc, "round-end", f"End of turn {enc['round']}")]
     events += turns.count_down(enc, "after-dealt")  # a note's rounds start after the turn it was added in
-    for c in enc["combatants"]:
-        ending = [e for e in c["effects"] if e["ends"] == "round-end"]
-        c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
-        events += [turns.event(enc, "effect-ends", f"{c['name']}: {turns.describe(e)} ends", c["id"], effect=e["kind"])
-                   for e in ending]
-    return events
+    return events + turns.end_at_round_end(enc)
 
 
 def round_rules(enc: Encounter) -> turns.RoundRules:

@@ -228,12 +228,7 @@ def round_ends(enc: Encounter) -> list[Event]:
         for c in enc["combatants"]:
             events += bleed(enc, c)
     events += turns.count_down(enc, enc["rulings"]["rounds_count"])
-    for c in enc["combatants"]:
-        ending = [e for e in c["effects"] if e["ends"] == "round-end"]
-        c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
-        events += [turns.event(enc, "effect-ends", f"{c['name']}: {turns.describe(e)} ends", c["id"], effect=e["kind"])
-                   for e in ending]
-    return events
+    return events + turns.end_at_round_end(enc)
 
 
 def round_rules(enc: Encounter) -> turns.RoundRules:

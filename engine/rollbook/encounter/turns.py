@@ -147,6 +147,16 @@ def count_down(enc: Encounter, rounds_count: str) -> list[Event]:
     return events
 
 
+def end_at_round_end(enc: Encounter) -> list[Event]:
+    """Effects that last "until the end of the round" end, for every combatant."""
+    events: list[Event] = []
+    for c in enc["combatants"]:
+        ending = [e for e in c["effects"] if e["ends"] == "round-end"]
+        c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
+        events += [event(enc, "effect-ends", f"{c['name']}: {describe(e)} ends", c["id"], effect=e["kind"]) for e in ending]
+    return events
+
+
 def end_at_own_turn(enc: Encounter, who: Combatant) -> list[Event]:
     """Effects that last "until his next action" end as the holder's turn begins."""
     ending = [e for e in who["effects"] if e["ends"] == "own-turn"]

@@ -7,21 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rollbook import api
 from rollbook.errors import RollbookError
 from rollbook.systems import cyno
-
-
-def call(command: str, **args) -> dict:
-    answer = api.call({"command": command, "args": args})
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def refused(command: str, **args) -> str:
-    answer = api.call({"command": command, "args": args})
-    assert not answer["ok"], answer
-    return answer["error"]["message"]
+from rule_answers import call, refused
 
 
 # --- "we will call them Kilo+1 for one level above Kilo and Kilo+2 for two levels above Kilo" -----

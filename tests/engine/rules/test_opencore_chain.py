@@ -13,21 +13,10 @@ from hypothesis import strategies as st
 from rollbook import api
 from rollbook.errors import RollbookError
 from rollbook.systems import opencore as oc
+from rule_answers import call, refused
 
 EFFECT_FIELDS = ["extra_damage", "bloodloss", "hp_per_round", "stun_rounds", "unconscious_rounds", "location",
                  "skill_penalty"]
-
-
-def call(command: str, **args) -> dict:
-    answer = api.call({"command": command, "args": args})
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def refused(command: str, **args) -> str:
-    answer = api.call({"command": command, "args": args})
-    assert not answer["ok"], answer
-    return answer["error"]["message"]
 
 
 SWORD_HIT = dict(attack_skill=40, defense_skill=30, attack_roll=50, defense_roll=20, weapon="Sword", strength=50)
