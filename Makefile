@@ -44,6 +44,12 @@ $(VENDOR)/.installed: tests/pyodide/requirements.txt $(VENV)/.installed
 	  --platform any --implementation py --abi none --python-version 3.14  # pure-Python wheels for Pyodide only
 	touch $@
 
+# Lighthouse has its own package (100 MB): only `make bench` needs it.
+LIGHTHOUSE := benchmarks/lighthouse
+$(LIGHTHOUSE)/node_modules/.installed: $(LIGHTHOUSE)/package.json $(LIGHTHOUSE)/package-lock.json
+	cd $(LIGHTHOUSE) && npm ci --no-audit --no-fund
+	touch $@
+
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
@@ -72,10 +78,11 @@ test: setup $(VENDOR)/.installed chromium build
 test-pyodide: setup $(VENDOR)/.installed build
 	node tests/pyodide/run.mjs
 
-bench: setup build
+bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	$(PY) benchmarks/dice.py --write-readme
 	node benchmarks/pyodide.mjs --write-readme
 	$(PY) benchmarks/widgets.py --write-readme
+	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/lighthouse.py --write-readme
 
 clean:
-	rm -rf site $(VENV) node_modules $(VENDOR) .pytest_cache .hypothesis dist build
+	rm -rf site $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build

@@ -16,7 +16,10 @@ import "./elements/cyno-strike.js";
 import "./elements/cyno-defense.js";
 import "./elements/cyno-turns.js";
 import "./elements/cyno-damage.js";
+import "./elements/table-mode.js";
 
 import { registerOffline } from "./offline.js";
+import { registerShortcuts } from "./shortcuts.js";
 
 registerOffline();
+registerShortcuts();

@@ -6,7 +6,8 @@
 import { ask, newSeed } from "./engine.js";
 import { KeptStore, newId } from "./kept.js";
 
-function localStorageOrNull() {
+/** This browser's localStorage, or null where it is blocked. */
+export function localStorageOrNull() {
   try {
     return globalThis.localStorage ?? null;
   } catch {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,6 +32,17 @@ def test_the_manifest_makes_an_installable_app(served_site, base_url: str) -> No
         assert (served_site.directory / icon["src"]).is_file(), icon["src"]
     html = (served_site.directory / "index.html").read_text()
     assert 'rel="manifest"' in html and 'rel="apple-touch-icon"' in html and 'name="theme-color"' in html
+
+
+def test_the_service_worker_caches_only_the_sites_own_files(served_site) -> None:
+    """Only the precache list, every entry a file built into site/: no runtime caching, so a
+    response from another origin (or any URL not in the build) is never stored."""
+    generator = (Path(__file__).resolve().parents[2] / "hooks" / "service-worker.mjs").read_text()
+    assert "runtimeCaching" not in generator
+    entries = re.findall(r'\{url:"([^"]+)"', (served_site.directory / "sw.js").read_text())
+    assert len(entries) > 100, "the precache manifest was not found in sw.js"
+    for url in entries:
+        assert "//" not in url and (served_site.directory / url).is_file(), url
 
 
 def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_url: str) -> None:
@@ -64,6 +76,15 @@ def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_u
         hrefs = page.locator(".md-search-result__item a").evaluate_all("(links) => links.map((a) => a.href)")
         assert any("/opencore/combat/" in href for href in hrefs), hrefs  # the fumble chart's page
         assert len(kept_log(page)) == 2
+
+        # What the worker keeps is the site's own files only: never a response from another origin.
+        cached = page.evaluate("""async () => {
+          const urls = [];
+          for (const name of await caches.keys())
+            for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+          return urls;
+        }""")
+        assert len(cached) > 100 and {urlsplit(url).netloc for url in cached} == {local}
     finally:
         context.close()
     assert elsewhere == []

@@ -297,6 +297,10 @@ def test_tool_and_rules_pages_have_no_serious_accessibility_violations(browser, 
             page.goto(base_url + path)
             page.locator("rollbook-roll button").first.wait_for()
             assert axe_violations(page) == [], path
+        for path in ("", "rulings/", "glossary/", "no-such-page/"):  # home, reference pages, the 404 page
+            page.goto(base_url + path)
+            page.wait_for_load_state("networkidle")
+            assert axe_violations(page) == [], path or "home"
     finally:
         context.close()
     assert outside.urls == []

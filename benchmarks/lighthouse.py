@@ -1,0 +1,160 @@
+"""Lighthouse quality scores of the built site: the home page, a rules page with inline rolls and
+every tool page, against the targets of issue 9.
+
+    make build && .venv/bin/python benchmarks/lighthouse.py [--runs N] [--write-readme]
+
+Lighthouse 12.2.3 (benchmarks/lighthouse/, its own package so `make serve` and `make test` do not
+install it) in the system Chromium, mobile preset: a phone screen, simulated slow 4G and a 4x
+slower CPU. The site is served the way a static host serves it: text files gzip-compressed
+(GitHub Pages does), the rest as they are. Each page's scores are the median of N runs; the audits
+that did not pass are listed so a lost point names its cause. ``--write-readme`` replaces the
+"Lighthouse" section of benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import gzip
+import io
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
+RUNNER = ROOT / "benchmarks" / "lighthouse" / "run.mjs"
+README = ROOT / "benchmarks" / "README.md"
+START, END = "<!-- lighthouse-bench:start -->", "<!-- lighthouse-bench:end -->"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+PAGES = ["", "opencore/combat/", "tools/", "tools/roller/", "tools/character/", "tools/criticals/",
+         "tools/checks/", "tools/combat/", "tools/encounter/", "tools/offline/"]
+TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 95}
+COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".webmanifest", ".txt", ".wasm"}
+
+
+class StaticHost(SimpleHTTPRequestHandler):
+    """site/ as a static host serves it: right types, gzip for text (and wasm), cached compressions."""
+
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                      ".wasm": "application/wasm", ".json": "application/json",
+                      ".webmanifest": "application/manifest+json"}
+    cache: dict[Path, bytes] = {}
+
+    def send_head(self) -> Any:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if (path.suffix not in COMPRESSED or "gzip" not in self.headers.get("Accept-Encoding", "")
+                or not path.is_file()):
+            return super().send_head()
+        if path not in self.cache:
+            self.cache[path] = gzip.compress(path.read_bytes(), compresslevel=6)
+        body = self.cache[path]
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=600")  # GitHub Pages' own
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def serve() -> tuple[ThreadingHTTPServer, str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(StaticHost, directory=str(SITE)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def lighthouse(urls: list[str]) -> dict[str, Any]:
+    done = subprocess.run(["node", str(RUNNER), *urls], capture_output=True, text=True, check=False,
+                          env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=1800)
+    if done.returncode != 0:
+        raise SystemExit(f"lighthouse failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def measure(url: str, pages: list[str], runs: int) -> dict[str, list[dict[str, Any]]]:
+    results: dict[str, list[dict[str, Any]]] = {page: [] for page in pages}
+    for _ in range(runs):
+        answer = lighthouse([url + page for page in pages])
+        for page in pages:
+            results[page].append(answer[url + page])
+    return results
+
+
+def table(results: dict[str, list[dict[str, Any]]], runs: int) -> str:
+    lines = [f"Recorded {datetime.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cores "
+             f"(`.venv/bin/python benchmarks/lighthouse.py --runs {runs}`): Lighthouse 12.2.3, mobile preset, "
+             f"median of {runs} run(s) per page; the site served gzip-compressed like a static host.", "",
+             "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    misses: list[str] = []
+    for page, runs_of_page in results.items():
+        scores = {key: statistics.median(run["scores"][key] for run in runs_of_page) for key in TARGETS}
+        metric = {key: statistics.median(run["metrics"][key] for run in runs_of_page)
+                  for key in runs_of_page[0]["metrics"]}
+        marks = {key: f"{scores[key]:g}" + ("" if scores[key] >= TARGETS[key] else " ✗") for key in TARGETS}
+        lines.append(f"| `{page or '/'}` | {marks['performance']} | {marks['accessibility']} | "
+                     f"{marks['best-practices']} | {marks['seo']} | "
+                     f"{metric['first-contentful-paint'] / 1000:.1f} s | {metric['largest-contentful-paint'] / 1000:.1f} s | "
+                     f"{metric['total-blocking-time']:.0f} ms | {metric['cumulative-layout-shift']:.3f} |")
+        for key, target in TARGETS.items():
+            if scores[key] < target:
+                failing = sorted({f"{a['title']} ({a['value'] or a['score']})" for run in runs_of_page
+                                  for a in run["failing"] if a["category"] == key})
+                misses.append(f"- `{page or '/'}` {key} {scores[key]:g} < {target}: " + "; ".join(failing))
+    lines += ["", "Targets: Performance ≥ 95, Accessibility 100, Best practices 100, SEO ≥ 95 (✗ = missed)."]
+    if misses:
+        lines += ["", "Missed, with the audits that did not pass:", "", *misses]
+    return "\n".join(lines)
+
+
+def write_readme(section: str) -> None:
+    text = README.read_text(encoding="utf-8")
+    block = f"{START}\n{section}\n{END}"
+    if START in text:
+        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n## Lighthouse\n\n" + block + "\n"
+    README.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--page", action="append", help="only this page (site path, e.g. tools/roller/)")
+    parser.add_argument("--write-readme", action="store_true")
+    options = parser.parse_args(argv)
+    if not (SITE / "index.html").is_file():
+        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
+        return 1
+    pages = options.page or [page for page in PAGES if (SITE / page / "index.html").is_file()]
+    server, url = serve()
+    try:
+        results = measure(url, pages, options.runs)
+    finally:
+        server.shutdown()
+    section = table(results, options.runs)
+    print(section)
+    if options.write_readme:
+        write_readme(section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
