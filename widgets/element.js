@@ -53,19 +53,18 @@ export class RollbookElement extends HTMLElement {
     render(this.view(), this);
   }
 
-  /** The line that says the engine is starting, or failed with a Retry button; nothing when ready. */
+  /** The line that says the engine is starting, or failed with a Retry button. The line is
+   *  there (empty) while the engine is idle or ready too: a live region must exist before it
+   *  speaks, and nothing under it moves when the engine starts and stops starting. */
   engineNotice() {
     const { state, message } = this.engine;
-    if (state === "starting") {
-      return html`<p class="rollbook-engine-state" role="status">Starting the dice engine…</p>`;
-    }
     if (state === "failed") {
       return html`<div class="rollbook-engine-state rollbook-problem" role="alert">
         <p>${message}. Check the connection, then try again.</p>
         <button type="button" class="md-button" @click=${() => retry()}>Retry</button>
       </div>`;
     }
-    return nothing;
+    return html`<p class="rollbook-engine-state" role="status">${state === "starting" ? "Starting the dice engine…" : ""}</p>`;
   }
 }
 

@@ -32,7 +32,8 @@ try {
       }
     const diagnostics = Object.fromEntries(DIAGNOSTICS.map((id) => [id, lhr.audits[id]?.displayValue ?? ""]));
     const bootup = (lhr.audits["bootup-time"].details?.items ?? []).slice(0, 4).map((item) => `${item.url} ${Math.round(item.total)} ms`);
-    results[url] = { scores, metrics, failing, diagnostics, bootup, runtimeError: lhr.runtimeError?.message ?? null };
+    const work = (lhr.audits["mainthread-work-breakdown"].details?.items ?? []).map((item) => `${item.groupLabel} ${Math.round(item.duration)} ms`);
+    results[url] = { scores, metrics, failing, diagnostics, bootup, work, runtimeError: lhr.runtimeError?.message ?? null };
   }
 } finally {
   await chrome.kill();
