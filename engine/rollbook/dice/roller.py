@@ -218,16 +218,7 @@ def _unique_exploding(d: Dice, sides: int | str, m: DieModel, n: int, rng: rando
         chain: list[Die] = []
         while True:
             die = Die(sides, 0, [], added=bool(chain))
-            value = _roll_once(d, sides, m, rng, die, budget)
-            while value in seen and (not d.unique.conditions or F.any_holds(d.unique.conditions, value)):
-                budget.spend(1)
-                if len(die.rerolled) > limits.MAX_CHAIN:
-                    raise limits.too_many("rerolls of one die", limits.MAX_CHAIN)
-                die.rerolled.append(value)
-                die.clamped_from = None
-                value = _roll_once(d, sides, m, rng, die, budget)
-                if d.unique.once:
-                    break
+            value = _unique_value(d, sides, m, rng, die, budget, _roll_once(d, sides, m, rng, die, budget), seen)
             die.value = value
             seen.add(value)
             chain.append(die)
@@ -242,19 +233,39 @@ def _unique_exploding(d: Dice, sides: int | str, m: DieModel, n: int, rng: rando
 def _make_unique(d: Dice, sides: int | str, m: DieModel, dice: list[Die], rng: random.Random, budget: Budget) -> None:
     """``u``: each die showing a value an earlier die shows (and meeting the compare point, if one
     is given) is rolled again until it does not; ``uo``: once (rpg-dice-roller's order of dice)."""
-    assert d.unique is not None
     seen: set[int] = set()
     for die in dice:
-        while die.value in seen and (not d.unique.conditions or F.any_holds(d.unique.conditions, die.value)):
-            budget.spend(1)
-            if len(die.rerolled) > limits.MAX_CHAIN:
-                raise limits.too_many("rerolls of one die", limits.MAX_CHAIN)
-            die.rerolled.append(die.value)
-            die.clamped_from = None
-            die.value = _roll_once(d, sides, m, rng, die, budget)
-            if d.unique.once:
-                break
+        die.value = _unique_value(d, sides, m, rng, die, budget, die.value, seen)
         seen.add(die.value)
+
+
+def _unique_value(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: Die, budget: Budget,
+                  value: int, seen: set[int]) -> int:
+    """The die showing ``value`` rolled again while (``uo``: once) an earlier die shows it too and it
+    meets the condition of ``u``. After limits.MAX_REROLLS rerolls, the rest of the run is drawn
+    directly among the faces it can end on (the same odds: each of them was equally likely)."""
+    assert d.unique is not None
+    conditions = d.unique.conditions
+
+    def bad(v: int) -> bool:
+        return v in seen and (not conditions or F.any_holds(conditions, v))
+
+    while bad(value):
+        budget.spend(1)
+        die.rerolled.append(value)
+        die.clamped_from = None
+        if len(die.rerolled) > limits.MAX_REROLLS and not (d.reroll and d.reroll.once):
+            allowed = [f for f in m.standing if not bad(F.clamp(d, f))]
+            face = allowed[rng.randrange(len(allowed))]
+            die.rolls.append(face)
+            value = F.clamp(d, face)
+            if value != face:
+                die.clamped_from = face
+            break
+        value = _roll_once(d, sides, m, rng, die, budget)
+        if d.unique.once:
+            break
+    return value
 
 
 _RANDRANGE = random.Random.randrange
