@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Annotated, Sequence
 
 from rollbook.commands import Arg, Result, command
-from rollbook.dice import Budget, distribution, limits, plan, roll
+from rollbook.dice import Budget, canonical, distribution, limits, parse, plan, roll
+from rollbook.dice.exact import total_order
 from rollbook.dice.functions import tidy
 from rollbook.dice.notation import number_text
 from rollbook.dice.results import json_number
@@ -140,8 +141,7 @@ def _estimate(expression: str, times: int, at_least: int | None, at_most: int | 
         rolled += 1
         if budget.left < (before - budget.left):  # another roll like this one would not fit
             break
-    from rollbook.dice.exact import _order
-    totals = sorted(counts, key=_order)
+    totals = sorted(counts, key=total_order)
     mean = sum(float(v) * c for v, c in counts.items()) / rolled
     var = sum((float(v) - mean) ** 2 * c for v, c in counts.items()) / rolled
     margin = Z95 * (0.25 / rolled) ** 0.5  # the widest 95% interval of one chance: at p = 1/2
@@ -167,14 +167,39 @@ def _estimate(expression: str, times: int, at_least: int | None, at_most: int | 
         result[name] = target
         result[f"p_{name}"] = result[f"p_{name}_max"] = str(p)
         lines.append(f"P(total {symbol} {target}) ≈ {_percent(p)} ± {margin * 100:.2g} points (estimated)")
-    for v in totals if len(totals) <= TABLE_ROWS else []:
-        lines.append(f"{number_text(v):>8}  {_percent(Fraction(counts[v], rolled)):>9}")
+    ranges = _ranges(counts, totals, rolled)
+    if ranges:  # many totals, each seen a few times: their shares by range say more
+        result["ranges"] = [{"from": a, "to": b, "share": str(share)} for a, b, share in ranges]
+        for a, b, share in ranges:
+            lines.append(f"{a:>8} to {b:<8}  {_percent(share):>9}")
+    else:
+        for v in totals:
+            lines.append(f"{number_text(v):>8}  {_percent(Fraction(counts[v], rolled)):>9}")
     result["text"] = "\n".join(lines)
     return result
 
 
+ESTIMATE_TOTALS = 40  # more whole totals than this in an estimate: shown by range
+ESTIMATE_RANGES = 20
+
+
+def _ranges(counts: dict[Value, int], totals: list[Value], rolled: int) -> list[tuple[int, int, Fraction]]:
+    """Whole totals in at most ESTIMATE_RANGES ranges of one width, when there are too many to
+    list one by one (an estimate of 1000d100 sees most totals once): (from, to, share)."""
+    if len(totals) <= ESTIMATE_TOTALS or not all(type(v) is int for v in totals):
+        return []
+    whole = {int(v): c for v, c in counts.items()}
+    lo, hi = min(whole), max(whole)
+    width = -(-(hi - lo + 1) // ESTIMATE_RANGES)
+    hits: dict[int, int] = {}
+    for v, c in whole.items():
+        start = lo + (v - lo) // width * width
+        hits[start] = hits.get(start, 0) + c
+    return [(start, min(start + width - 1, hi), Fraction(hits.get(start, 0), rolled))
+            for start in range(lo, hi + 1, width)]
+
+
 def _canonical(expression: str, vars: dict[str, int] | None) -> str:
-    from rollbook.dice import canonical, parse
     return canonical(parse(expression, vars))
 
 

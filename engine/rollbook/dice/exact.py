@@ -57,7 +57,7 @@ class _Meter:
         self.used += units
         if self.used > limits.MAX_WORK:
             raise DiceLimitError("this exact distribution would take too long to compute",
-                                 hint="use fewer or smaller dice, or roll it instead")
+                                 hint="use fewer or smaller dice")
 
 
 _meter = _Meter()
@@ -99,7 +99,7 @@ def _check_cells(span: int, width: int) -> None:
     if span * width > limits.MAX_WEIGHT_DIGITS:
         raise DiceLimitError(
             f"this exact distribution is too large to compute quickly ({span:,} totals with "
-            f"{width:,}-digit weights)", hint="use fewer or smaller dice, or roll it instead")
+            f"{width:,}-digit weights)", hint="use fewer or smaller dice")
 
 
 def _dense(weights: dict[int, int], lo: int, hi: int) -> list[int]:
@@ -188,7 +188,7 @@ def _pairwise(a: Weights, b: Weights, op: Callable[[Value, Value], Value]) -> We
     _meter.charge(pairs * 8)  # about 0.3 us a pair
     if pairs > limits.MAX_PRODUCT_PAIRS:
         raise limits.too_many("pairs of outcomes combined in one exact distribution", limits.MAX_PRODUCT_PAIRS,
-                               hint=f"this needs {pairs:,}; roll it instead")
+                               hint=f"this needs {pairs:,}")
     out: dict[Value, int] = {}
     bw = list(b.weights.items())
     for x, wx in a.weights.items():
@@ -259,7 +259,7 @@ def chain(stop: Weights, go: Weights, go_next: Weights | None, stop_next: Weight
     going *= p_next
     if going >= tol and p_next ** MAX_CHAIN_LEVELS * going >= tol:  # refused before any work: d100!>1
         raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS,
-                               hint="explode on fewer faces to get exact odds, or roll it instead")
+                               hint="explode on fewer faces to get exact odds")
     levels = 0
     while going >= tol:
         later = _sub_sum(stop_next, add(go_next, later))
@@ -345,7 +345,7 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
         _meter.charge(len(states) * len(raw) * 400)  # exact fractions, sets and sorted tuples: about 15 us a step
         if len(states) * len(raw) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
-                                   hint="use fewer dice or fewer sides, or roll it instead")
+                                   hint="use fewer dice or fewer sides")
         new: dict[tuple[int, ...], Fraction] = {}
         for seen, p in states.items():
             taken = set(seen)
@@ -387,7 +387,7 @@ def unique_exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[Va
         _meter.charge(len(states) * len(raw) * 400)  # as unique_pool: about 15 us a step
         if len(states) * len(raw) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
-                                   hint="use fewer dice or fewer sides, or roll it instead")
+                                   hint="use fewer dice or fewer sides")
         new: dict[tuple[int, tuple[int, ...]], Fraction] = {}
         for (chains, seen), p in states.items():
             bad = {v for v in raw if v in seen and (not conditions or F.any_holds(conditions, v))}
@@ -755,7 +755,7 @@ class _Builder:
             if not (isinstance(term.count, Number) and (isinstance(term.sides, (Number, str)))) or \
                     (term.explode is not None and term.explode.kind in ("!", "!p")):
                 raise DiceLimitError("exact odds of a pooled group need dice with fixed counts and sides, "
-                                     "and no '!' or '!p' explosions", hint="roll it instead")
+                                     "and no '!' or '!p' explosions")
             sides = term.sides if isinstance(term.sides, str) else int(term.sides.value)
             kinds.append((die_value(term, sides, self.tol), int(term.count.value)))
         lo, hi = kept_range(g.keep, sum(n for _, n in kinds))
@@ -831,7 +831,7 @@ def _infinite_dice(node: Node) -> int:
     return total
 
 
-def _order(v: Value) -> tuple[float, Value]:
+def total_order(v: Value) -> tuple[float, Value]:
     """A sort key for totals: as a float first (fast, where a Fraction compared with a float is
     slow), the exact value where floats tie (numbers too large for a float among them)."""
     try:
@@ -849,14 +849,14 @@ class Distribution:
         mass = weights.mass
         self.residual = Fraction(weights.denominator - mass, weights.denominator)
         # ordered as floats: comparing a Fraction with a float is slow, converting each once is not
-        self.min = min(weights.weights, key=_order)
-        self.max = max(weights.weights, key=_order)
+        self.min = min(weights.weights, key=total_order)
+        self.max = max(weights.weights, key=total_order)
         self._mass = mass
 
     @cached_property
     def probabilities(self) -> dict[int, Fraction]:
         d = self._w.denominator
-        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=_order)}
+        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=total_order)}
 
     @cached_property
     def _exact_values(self) -> list[tuple[int | Fraction, int]]:
