@@ -340,6 +340,8 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
     raw = F.roll_weights(d, faces)
     total = sum(raw.values())
     conditions, once = d.unique.conditions, d.unique.once
+    if not conditions and not once and len(set(raw.values())) == 1:
+        return unique_subset(sorted(raw), n, d.keep, score)
     states: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
     for _ in range(n):
         _meter.charge(len(states) * len(raw) * 400)  # exact fractions, sets and sorted tuples: about 15 us a step
@@ -368,6 +370,34 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
         out[t] = out.get(t, 0) + p
     common = math.lcm(*(p.denominator for p in out.values()))
     return Weights({v: int(p * common) for v, p in out.items()}, common)
+
+
+def unique_subset(values: list[int], n: int, keeps: tuple[Keep, ...], score: Callable[[Value], Value]) -> Weights:
+    """``u`` on a die whose faces are equally likely (``20d20u``): each die is drawn among the
+    faces not yet shown, so the faces shown are a uniformly random ``n``-subset. A pass over the
+    faces from the lowest: ``ways[j]`` (a polynomial in the kept score, packed into one integer)
+    counts the subsets of the faces so far with ``j`` chosen; a face chosen as the ``j``-th lowest
+    is counted when ``j`` is among the kept ranks."""
+    lo, hi = kept_range(keeps, n)
+    scores = [int(score(v)) for v in values]
+    smin = min(min(scores), 0)
+    take = hi - lo
+    span = (max(scores) - smin) * max(take, 1) + 1
+    bound = math.comb(len(values), n)
+    nbytes = _nbytes(bound)
+    bits = nbytes * 8
+    _check_cells(span, _width(bound))
+    _meter.charge(len(values) * (n + 1) * (span * _width(bound) // 300 + 25))
+    ways = [0] * (n + 1)
+    ways[0] = 1
+    for s in scores:
+        shift = (s - smin) * bits
+        for j in range(n - 1, -1, -1):  # from the top, so each face is chosen once
+            if ways[j]:
+                ways[j + 1] += ways[j] << shift if lo <= j < hi else ways[j]
+    final = ways[n]
+    coeffs = _unpack_int(final, (max(scores) - smin) * take + 1 if take else 1, nbytes)
+    return Weights(_sparse(coeffs, smin * take), bound)
 
 
 def unique_exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Value], tol: Fraction) -> Weights:
