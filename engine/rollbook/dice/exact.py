@@ -554,7 +554,13 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     """Like keep_ranks, for a pool of dice of several kinds: ``groups`` pairs each kind's
     distribution with how many of it are rolled (``{4d6+3d8}k4``; an exploding term's stopping and
     exploding rolls). States track how many dice of each kind are placed; each holds the counted
-    sum as a polynomial packed into one integer, as in keep_ranks."""
+    sum as a polynomial packed into one integer, as in keep_ranks.
+
+    At each face the kinds are placed one after the other (dice showing one face are alike, so
+    the ``p``-th die placed is the ``p``-th lowest whatever its kind): the work grows with the
+    sum of the kinds' counts, not their product. Once ``end`` dice are placed the outcome is
+    final: the kinds already placed at this face have their other dice on later faces, the kinds
+    still to come on this face or later ones."""
     n = sum(count for _, count in groups)
     take = hi - lo
     denominator = math.prod(w.denominator**count for w, count in groups)
@@ -570,10 +576,10 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     span = (smax - smin) * take + 1
     width = _width(bound)
     _check_cells(span, width)
-    step = span * width // 100 + 150  # a split: binomials, then a product and a shift of a big integer (measured)
-    states_at_most = math.prod(min(count, end) + 1 for _, count in groups)
-    splits_at_most = sum(math.prod(count + 1 for w, count in groups if v in w.weights) for v in values)
-    if states_at_most * splits_at_most * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
+    step = span * width // 100 + 150  # a product and a shift of a big integer, and a binomial (measured)
+    counts = [count for _, count in groups]
+    states_at_most = min(math.prod(min(count, end) + 1 for count in counts), math.comb(end + len(groups), len(groups)))
+    if states_at_most * len(values) * (end + 1) * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
         _meter.charge(limits.MAX_WORK + 1)
     nbytes = _nbytes(bound)
     bits = nbytes * 8
@@ -584,36 +590,42 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     for v in values:
         shift = (scores[v] - smin) * bits
         here = [w.weights.get(v, 0) for w, _ in groups]
-        rests = [r - h for r, h in zip(rests, here)]
-        new: dict[tuple[int, ...], int] = {}
-        for placed, poly in states.items():
-            j = sum(placed)
-            lefts = [count - p for (_, count), p in zip(groups, placed)]
-            _meter.charge(math.prod(left + 1 for left, h in zip(lefts, here) if h) * step)
-            for ks in _splits(lefts, here):
-                k = sum(ks)
-                ways = math.prod(binom(left, kk) * h**kk for left, kk, h in zip(lefts, ks, here))
-                if not ways:
-                    continue
-                counted = max(0, min(j + k, end) - max(j, skip))
-                if j + k >= end:  # final: the rest fall on later faces
-                    ways *= math.prod(r ** (left - kk) for r, left, kk in zip(rests, lefts, ks))
-                    final += (poly * ways) << (counted * shift)
-                else:
-                    key = tuple(p + kk for p, kk in zip(placed, ks))
+        rests = [r - h for r, h in zip(rests, here)]  # after this face
+        for i, h in enumerate(here):
+            if not h:
+                continue
+            rest = rests[i]
+            # the kinds placed before this one at this face: their other dice fall later; the
+            # kinds after it: at this face or later (for a state that becomes final here)
+            before = [(rests[x], counts[x]) for x in range(i)]
+            after = [(here[x] + rests[x], counts[x]) for x in range(i + 1, len(groups))]
+            new: dict[tuple[int, ...], int] = {}
+            _meter.charge(len(states) * step * 2)
+            for placed, poly in states.items():
+                j = sum(placed)
+                left = counts[i] - placed[i]
+                need = end - j  # dice still to place before the outcome is final
+                wk = 1
+                short = 0  # the k < need terms of (h + rest)^left, for the final ones
+                for k in range(min(need, left + 1)):
+                    ways = binom(left, k) * wk
+                    short += ways * rest ** (left - k)
+                    counted = max(0, min(j + k, end) - max(j, skip))
+                    key = placed[:i] + (placed[i] + k,) + placed[i + 1:]
                     new[key] = new.get(key, 0) + ((poly * ways) << (counted * shift))
-        states = new
+                    wk *= h
+                if left >= need:
+                    coef = (h + rest) ** left - short
+                    for (r, count), x in zip(before, range(i)):
+                        coef *= r ** (count - placed[x])
+                    for (r, count), x in zip(after, range(i + 1, len(groups))):
+                        coef *= r ** (count - placed[x])
+                    if coef:
+                        final += (poly * coef) << ((end - max(j, skip)) * shift)
+            states = new
     raw = final.to_bytes(span * nbytes, "little")
     coeffs = [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
     return Weights(_sparse(coeffs, smin * take), denominator)
-
-
-def _splits(lefts: list[int], here: list[int]) -> list[tuple[int, ...]]:
-    """Every way to land 0..left dice of each kind on one face (none of a kind that cannot show it)."""
-    out: list[tuple[int, ...]] = [()]
-    for left, h in zip(lefts, here):
-        out = [ks + (k,) for ks in out for k in (range(left + 1) if h else (0,))]
-    return out
 
 
 def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[int, Fraction]], Fraction]:
