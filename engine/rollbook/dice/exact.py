@@ -460,6 +460,8 @@ def unique_exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[Va
     total = sum(raw.values())
     top = max(raw)
     conditions, once = d.unique.conditions, d.unique.once
+    if not conditions and not once and len(set(raw.values())) == 1:
+        return unique_exploding_subsets(sorted(raw), [F.explodes(d, v, top) for v in sorted(raw)], n, d.keep, score)
     states: dict[tuple[int, tuple[int, ...]], Fraction] = {(n, ()): Fraction(1)} if n else {}
     done: dict[tuple[int, ...], Fraction] = {} if n else {(): Fraction(1)}
     levels = 0
@@ -499,6 +501,43 @@ def unique_exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[Va
         out[t] = out.get(t, 0) + p
     common = math.lcm(*(p.denominator for p in out.values()))
     return Weights({v: int(p * common) for v, p in out.items()}, common)
+
+
+def unique_exploding_subsets(values: list[int], hot: list[bool], n: int, keeps: tuple[Keep, ...],
+                             score: Callable[[Value], Value]) -> Weights:
+    """``4d6!u`` with equally likely faces: every roll is drawn among the faces not yet shown, so
+    the dice are the start of a random order of the faces, up to the ``n``-th face that does not
+    explode. Among ``a`` such faces and ``b`` exploding ones, the number ``x`` of exploding faces
+    before it follows the negative hypergeometric law C(x+n-1, x) C(a+b-n-x, b-x) / C(a+b, b), and
+    given ``x`` the faces are a random ``n``-subset of the first kind and ``x``-subset of the second."""
+    a = sum(1 for h in hot if not h)
+    b = len(hot) - a
+    parts: list[tuple[Fraction, Weights]] = []
+    scores = [int(score(v)) for v in values]
+    smin = min(min(scores), 0)
+    for x in range(b + 1):
+        px = Fraction(math.comb(x + n - 1, x) * math.comb(a + b - n - x, b - x), math.comb(a + b, b)) if n else \
+            Fraction(x == 0)
+        if not px:
+            continue
+        lo, hi = kept_range(keeps, n + x)
+        take = hi - lo
+        bound = math.comb(a, n) * math.comb(b, x)
+        bits = _nbytes(bound) * 8
+        span = (max(scores) - smin) * max(take, 1) + 1
+        _check_cells(span, _width(bound))
+        _meter.charge(len(values) * (n + 1) * (x + 1) * (span * _width(bound) // 300 + 25))
+        ways: dict[tuple[int, int], int] = {(0, 0): 1}
+        for s, h in zip(scores, hot):
+            shift = (s - smin) * bits
+            for (i, j), w in sorted(ways.items(), reverse=True):  # from the top: each face chosen once
+                if (h and j < x) or (not h and i < n):
+                    key = (i, j + 1) if h else (i + 1, j)
+                    ways[key] = ways.get(key, 0) + (w << shift if lo <= i + j < hi else w)
+        final = ways.get((n, x), 0)
+        coeffs = _unpack_int(final, (max(scores) - smin) * take + 1 if take else 1, bits // 8)
+        parts.append((px, Weights(_sparse(coeffs, smin * take), bound)))
+    return mixture(parts)
 
 
 def match_count(die: Weights, n: int, match: Match) -> Weights:
@@ -690,8 +729,8 @@ def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[in
         out.append((x, px))
         left -= px
         x += 1
-        if x > MAX_CHAIN_LEVELS:
-            raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS)
+        if x > MAX_GEOMETRIC_LEVELS:  # each level is metered: the limit only stops the hopeless
+            raise limits.too_many("levels in an exploding chain", MAX_GEOMETRIC_LEVELS)
     return out, left
 
 
