@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 import time
 from pathlib import Path
 from typing import Any
@@ -371,3 +372,11 @@ def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(pho
     mean = float(format(expected["mean"], ".6g"))
     expect(page.locator(".rollbook-stats")).to_contain_text(f"about {mean:g}")
     expect(page.locator(".rollbook-distribution caption")).to_contain_text(f"by range, in {expected['rolls']:,} rolls")
+    # a chance asked for afterwards reads the same rolls (one seed per expression)
+    page.get_by_label("Chance of at least").fill("50500")
+    page.get_by_label("Chance of at least").press("Enter")
+    chance = engine("prob", expression="1000d100", estimate=5000, seed=seed, at_least=50500)
+    shown = re.sub(r"\.?0+$", "", f"{float(Fraction(chance['p_at_least']) * 100):.2f}")  # as dice.js percent()
+    expect(page.locator(".rollbook-chance").first).to_contain_text(f"At least 50500: about {shown}%",
+                                                                   timeout=3 * ENGINE_TIMEOUT_MS)
+    expect(note).to_contain_text(f"seed {seed}")

@@ -68,8 +68,10 @@ class DiceRoller extends RollbookElement {
       refused = answer.error.message;
       this.odds = { expression, vars, answer: null, refused, estimating: true };
       this.update();
-      // the engine rolls it, seeded: the same estimate for the same seed, on any device
-      answer = await ask({ command: "prob", args: { ...args, estimate: ESTIMATE_ROLLS, seed: newSeed() } });
+      // the engine rolls it, seeded: the same estimate for the same seed, on any device; one seed
+      // per expression, so a new "at least" reads the same rolls
+      if (this.estimateSeed?.expression !== expression) this.estimateSeed = { expression, seed: newSeed() };
+      answer = await ask({ command: "prob", args: { ...args, estimate: ESTIMATE_ROLLS, seed: this.estimateSeed.seed } });
     }
     this.odds = { expression, vars, answer, refused };
     this.update();
