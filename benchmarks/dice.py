@@ -37,7 +37,8 @@ START, END = "<!-- dice-bench:start -->", "<!-- dice-bench:end -->"
 
 ROLLS = ["1d20+5", "3d6", "4d6kh3+2", "2d20kl1+7", "8d6", "10d10"]
 # Roll20 and rpg-dice-roller notation (issue 10) that d20 cannot read: timed for Rollbook alone
-NEW_ROLLS = ["round(4d10/3)", "4d10dh1dl2", "5d10!k2", "4d6u", "{4d6+3d8}k4", "6d6>4f<3cs", "2d6[fire]+1d4[cold]"]
+NEW_ROLLS = ["round(4d10/3)", "4d10dh1dl2", "5d10!k2", "4d6u", "{4d6+3d8}k4", "6d6>4f<3cs", "2d6[fire]+1d4[cold]",
+             "6d6mt", "8d10mt3>5", "4d6!u"]
 
 # expression -> the same distribution in icepool
 DISTRIBUTIONS = {
@@ -54,8 +55,13 @@ DISTRIBUTIONS = {
     "max(1d6, 1d8)": "icepool.highest(icepool.d6, icepool.d8)",
     "round(4d10/3)": "(4 @ icepool.d10).map(lambda x: round(x / 3))",
     "6d6>4f<3": "6 @ icepool.d6.map(lambda x: 1 if x > 4 else (-1 if x < 3 else 0))",
+    # Roll20's matches and unique dice (the second part of issue 10)
+    "6d6mt": "icepool.d6.pool(6).expand().map(lambda t: sum(1 for v in set(t) if t.count(v) >= 2))",
+    "8d20u": "icepool.Deck(range(1, 21)).deal(8).sum()",
+    "{20d6+20d8}k10": "icepool.Pool([icepool.d6] * 20 + [icepool.d8] * 20).highest(10).sum()",
 }
-NEW_DISTRIBUTIONS = ["5d10!k2", "4d6u", "3d6!pkh2", "1d6/1d4+0.5"]  # exact in Rollbook; icepool has no such roll
+# exact in Rollbook; icepool has no such roll
+NEW_DISTRIBUTIONS = ["5d10!k2", "4d6u", "3d6!pkh2", "1d6/1d4+0.5", "4d6!u", "d20!>=3", "10d6!p>=5k2", "20d20u"]
 TARGETS = {"d20": 3.0, "icepool": 10.0}  # the issue's targets: >= 3x d20, >= 10x icepool
 TARGET_DISTRIBUTIONS = ("50d100", "10d100kh3")
 
@@ -274,7 +280,10 @@ def readme_section(result: dict[str, Any], command: str) -> str:
         f"({ratios}). How: sums of dice are",
         "polynomial products done by Kronecker substitution (big numbers multiplied in C, through the",
         "`decimal` module's number-theoretic transform when large), `N` identical dice are one power, and",
-        "keep/drop is an order-statistics pass over the faces (never the `S**N` outcomes). Asked again,",
+        "keep/drop is an order-statistics pass over the faces (never the `S**N` outcomes); pooled groups",
+        "place each kind of die in turn at each face, matches (`mt`) are one pass over the faces, unique",
+        "dice with equally likely faces a count of subsets, and an exploding chain one polynomial",
+        "division. Asked again,",
         "both engines answer from a cache (Rollbook keeps the 64 latest distributions), so warm times",
         "compare caches, not maths; they are in `--json` only.",
         END,

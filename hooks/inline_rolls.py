@@ -26,7 +26,8 @@ from mkdocs.exceptions import PluginError
 from rollbook.dice import parse
 from rollbook.errors import RollbookError
 
-ROLL = r"\[\[roll\s+(?P<expression>[^\]|#]+?)\s*(?:[|#]\s*(?P<label>[^\]]+?)\s*)?\]\]"
+# The expression may hold Roll20's term labels in brackets ([[roll 2d6[fire] + 1d4[cold]]]).
+ROLL = r"\[\[roll\s+(?P<expression>(?:[^\[\]|#]|\[[^\[\]|#]*\])+?)\s*(?:[|#]\s*(?P<label>[^\]]+?)\s*)?\]\]"
 # After code spans (190) and backslash escapes (180), before links (160), which would read "[[".
 PRIORITY = 175
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 import time
 from pathlib import Path
 from typing import Any
@@ -355,3 +356,31 @@ def test_a_total_that_divides_is_shown_exactly_and_its_odds_in_order(phone, base
     totals = page.locator(".rollbook-distribution tbody th")
     expect(totals).to_have_text(["1/3", "2/3", "1", "4/3", "5/3", "2"], timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator(".rollbook-stats")).to_contain_text("0.3333")
+
+
+def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(phone, base_url: str) -> None:
+    """1000d100 has too many totals for exact odds: the engine says so, and the roller shows the
+    engine's seeded estimate instead, labelled as one, with its sample size and margin."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/?expression=" + quote("1000d100") + "&seed=7")
+    total(page)
+    note = page.locator(".rollbook-estimate")
+    expect(note).to_contain_text("Estimate, not exact", timeout=3 * ENGINE_TIMEOUT_MS)
+    expect(note).to_contain_text("Exact odds are out of reach: at most 20,000 different totals")
+    expect(page.locator("#rollbook-odds-title")).to_contain_text("Estimated odds of 1000d100")
+    seed = int(re.search(r"seed (\d+)", note.inner_text()).group(1))
+    expected = engine("prob", expression="1000d100", estimate=5000, seed=seed)
+    expect(note).to_contain_text(f"from {expected['rolls']:,} rolls")
+    rows = page.locator(".rollbook-distribution tbody th")  # ranges: every total is seen about once
+    expect(rows).to_have_text([f"{r['from']}–{r['to']}" for r in expected["ranges"]])
+    mean = float(format(expected["mean"], ".6g"))
+    expect(page.locator(".rollbook-stats")).to_contain_text(f"about {mean:g}")
+    expect(page.locator(".rollbook-distribution caption")).to_contain_text(f"by range, in {expected['rolls']:,} rolls")
+    # a chance asked for afterwards reads the same rolls (one seed per expression)
+    page.get_by_label("Chance of at least").fill("50500")
+    page.get_by_label("Chance of at least").press("Enter")
+    chance = engine("prob", expression="1000d100", estimate=5000, seed=seed, at_least=50500)
+    shown = re.sub(r"\.?0+$", "", f"{float(Fraction(chance['p_at_least']) * 100):.2f}")  # as dice.js percent()
+    expect(page.locator(".rollbook-chance").first).to_contain_text(f"At least 50500: about {shown}%",
+                                                                   timeout=3 * ENGINE_TIMEOUT_MS)
+    expect(note).to_contain_text(f"seed {seed}")

@@ -54,3 +54,31 @@ def test_every_ruling_is_shown_in_its_own_rule_set() -> None:
     misplaced = [f"{page}:{line}: {name}" for page, line, name in placeholders("ruling")
                  if name in by_id and "/" in page and page.split("/")[0] != by_id[name]]
     assert misplaced == []
+
+
+def notation_table() -> list[list[str]]:
+    """The rows of the dice notation page's Roll20 / rpg-dice-roller / Rollbook table, as cells."""
+    text = (ROOT / "docs" / "dice-notation.md").read_text(encoding="utf-8")
+    start = text.index("| notation | tap to roll | Roll20 | rpg-dice-roller | Rollbook |")
+    table = text[start:text.index("\n\n", start)].splitlines()[2:]
+    return [[cell.strip() for cell in row.strip().strip("|").split(" | ")] for row in table]
+
+
+def test_every_notation_in_the_side_by_side_table_has_an_example_to_tap_with_exact_odds() -> None:
+    """Each row shows the notation with at least one inline roll ([[roll …]]: a button on the
+    page), and every example rolls and has exact odds (none is left to an estimate)."""
+    from rollbook.dice import distribution, roll
+
+    rows = notation_table()
+    assert len(rows) >= 30
+    for notation, examples, *support in rows:
+        assert len(support) == 3 and all(support), notation
+        found = re.findall(r"\[\[roll ((?:[^\[\]|#]|\[[^\[\]|#]*\])+?)\]\]", examples)
+        assert found and re.sub(r"\[\[roll (?:[^\[\]|#]|\[[^\[\]|#]*\])+?\]\]", "", examples).strip() == "", notation
+        for expression in found:
+            values = {"STR": 50} if "STR" in expression else None
+            roll(expression, values=values)
+            assert distribution(expression, values).residual < 1e-12, expression
+    written = " ".join(row[0] for row in rows)
+    for token in ("`m`", "`mt`", "`u`", "`!!p`", "`cs`", "`[label]`", "`/* comment */`", "`oe`"):
+        assert token in written, token

@@ -15,6 +15,7 @@ function dieStatus(die) {
   if (die.success === true) words.push("success");
   if (die.success === false) words.push("no success");
   if (die.clamped_from !== undefined) words.push(`${die.clamped_from} counted as ${die.value}`);
+  if (die.matched) words.push("matches");
   return words;
 }
 

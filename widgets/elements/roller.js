@@ -2,7 +2,7 @@
 // see every die and a large total; the exact odds of the expression under it; every roll goes
 // to the shared log. A link with ?expression=…&seed=… shows that exact roll on any device.
 
-import { ask } from "../engine.js";
+import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { rollIntoLog, SITE_ROOT } from "../session.js";
@@ -11,6 +11,9 @@ import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
 const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
 const PAGE = "tools/roller/";
+// Rolls behind an estimate, when exact odds are out of reach (the engine may roll fewer when the
+// dice run out, and says how many it rolled).
+const ESTIMATE_ROLLS = 5000;
 
 class DiceRoller extends RollbookElement {
   connected() {
@@ -59,8 +62,18 @@ class DiceRoller extends RollbookElement {
     const args = { expression };
     if (Object.keys(vars).length) args.vars = vars;
     for (const [name, target] of Object.entries(this.targets)) if (target !== null) args[name] = target;
-    const answer = await ask({ command: "prob", args });
-    this.odds = { expression, vars, answer };
+    let answer = await ask({ command: "prob", args });
+    let refused = null; // why exact odds are out of reach, when they are
+    if (!answer.ok && answer.error.kind === "limit" && answer.error.message.startsWith("exact odds are out of reach")) {
+      refused = answer.error.message;
+      this.odds = { expression, vars, answer: null, refused, estimating: true };
+      this.update();
+      // the engine rolls it, seeded: the same estimate for the same seed, on any device; one seed
+      // per expression, so a new "at least" reads the same rolls
+      if (this.estimateSeed?.expression !== expression) this.estimateSeed = { expression, seed: newSeed() };
+      answer = await ask({ command: "prob", args: { ...args, estimate: ESTIMATE_ROLLS, seed: this.estimateSeed.seed } });
+    }
+    this.odds = { expression, vars, answer, refused };
     this.update();
   }
 
@@ -127,17 +140,27 @@ class DiceRoller extends RollbookElement {
 
   #oddsView() {
     const odds = this.odds?.answer;
+    const estimated = odds?.ok && odds.result.estimate;
     return html`<section class="rollbook-odds" aria-labelledby="rollbook-odds-title">
-      <h2 id="rollbook-odds-title">Exact odds${this.odds ? html` of <code>${this.odds.expression}</code>` : nothing}</h2>
+      <h2 id="rollbook-odds-title">${estimated || this.odds?.estimating ? "Estimated odds" : "Exact odds"}${this.odds ? html` of <code>${this.odds.expression}</code>` : nothing}</h2>
       <div class="rollbook-row rollbook-targets">
         <label>Chance of at least <input type="text" inputmode="numeric" size="5" name="at_least" @change=${(e) => this.#target("at_least", e)}></label>
         <label>Chance of at most <input type="text" inputmode="numeric" size="5" name="at_most" @change=${(e) => this.#target("at_most", e)}></label>
       </div>
-      ${!odds ? html`<p>Roll something to see the exact chance of every total.</p>`
+      ${this.odds?.estimating ? html`<p class="rollbook-answer__wait">Exact odds are out of reach for this one: estimating them by rolling it ${ESTIMATE_ROLLS.toLocaleString("en")} times…</p>`
+        : !odds ? html`<p>Roll something to see the exact chance of every total.</p>`
         : !odds.ok ? errorView(odds.error, this.odds.expression, "rollbook-odds-problem")
-        : distributionView(odds.result)}
+        : html`${estimated ? estimateNote(odds.result, this.odds.refused) : nothing}${distributionView(odds.result)}`}
     </section>`;
   }
+}
+
+/** What an estimate is: not exact, from how many seeded rolls, how far off a chance may be. */
+function estimateNote(result, refused) {
+  const margin = Number((result.margin * 100).toPrecision(2));
+  return html`<p class="rollbook-estimate"><strong>Estimate, not exact:</strong> from ${result.rolls.toLocaleString("en")} rolls
+    (seed ${result.seed}); each chance is within about ±${margin} percentage points (95%).
+    ${refused ? html`<span class="rollbook-estimate__why">${refused.replace(/^exact odds are out of reach: /, "Exact odds are out of reach: ").replace(/ \(.*\)$/, "")}.</span>` : nothing}</p>`;
 }
 
 /** A total as the engine wrote it: exact ("7/2") where the notation divides, else the number. */
@@ -154,6 +177,10 @@ function chanceLine(result, name, words) {
   if (result[name] === undefined) return nothing;
   const low = result[`p_${name}`];
   const high = result[`p_${name}_max`];
+  if (result.estimate) {
+    return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: about ${percent(low)}</strong>
+      (estimated, ±${Number((result.margin * 100).toPrecision(2))} points)</p>`;
+  }
   return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: ${percent(low)}</strong>
     (${low}${high !== low ? html`, up to ${high} if the cut-off tail counts` : nothing})</p>`;
 }
@@ -161,22 +188,26 @@ function chanceLine(result, name, words) {
 /** Mean, range, chances and every total as a table whose bars are drawn from its own numbers
  *  (<progress> elements: no style attribute, which the site's Content Security Policy refuses). */
 export function distributionView(result) {
+  const about = result.estimate ? "about " : "";
   // totals are exact text ("7/2" where the notation divides): ordered by their value, shown as written
-  const rows = Object.entries(result.distribution).sort((a, b) => fractionValue(a[0]) - fractionValue(b[0]));
+  // an estimate of many totals comes by range from the engine ("48000–48499"), already in order
+  const rows = result.ranges ? result.ranges.map((r) => [r.from === r.to ? String(r.from) : `${r.from}–${r.to}`, r.share])
+    : Object.entries(result.distribution).sort((a, b) => fractionValue(a[0]) - fractionValue(b[0]));
   const peak = Math.max(...rows.map(([, p]) => fractionValue(p)));
   return html`
     <dl class="rollbook-stats">
-      <div><dt>Mean</dt><dd>${short(result.mean)}</dd></div>
+      <div><dt>Mean</dt><dd>${about}${short(result.mean)}</dd></div>
       <div><dt>Min</dt><dd>${short(result.min)}</dd></div>
       <div><dt>Max</dt><dd>${short(result.max)}</dd></div>
-      <div><dt>Spread (SD)</dt><dd>${Number(result.stdev.toFixed(3))}</dd></div>
+      <div><dt>Spread (SD)</dt><dd>${about}${Number(result.stdev.toFixed(3))}</dd></div>
     </dl>
     ${chanceLine(result, "at_least", "At least")}
     ${chanceLine(result, "at_most", "At most")}
     ${result.residual !== "0" ? html`<p class="rollbook-note">Open-ended chains are cut where less than ${percent(result.residual)} is left; the odds are exact up to that.</p>` : nothing}
     <div class="rollbook-distribution" tabindex="0" role="region" aria-label="Chance of each total">
       <table>
-        <caption>Chance of each total</caption>
+        <caption>${!result.estimate ? "Chance of each total"
+          : `Share of each total${result.ranges ? ", by range," : ""} in ${result.rolls.toLocaleString("en")} rolls (estimated chance)`}</caption>
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
         <tbody>${rows.map(([total, p]) => html`<tr>
           <th scope="row">${total}</th><td>${percent(p)}</td>

@@ -7,7 +7,8 @@ from fractions import Fraction
 from typing import Annotated, Sequence
 
 from rollbook.commands import Arg, Result, command
-from rollbook.dice import Budget, distribution, limits, plan, roll
+from rollbook.dice import Budget, canonical, distribution, limits, parse, plan, roll
+from rollbook.dice.exact import total_order
 from rollbook.dice.functions import tidy
 from rollbook.dice.notation import number_text
 from rollbook.dice.results import json_number
@@ -60,8 +61,14 @@ def prob_command(
     at_least: Annotated[int | None, Arg("also give the chance of a total of T or more", metavar="T")] = None,
     at_most: Annotated[int | None, Arg("also give the chance of a total of T or less", metavar="T")] = None,
     vars: Annotated[dict[str, int] | None, VALUES] = None,
+    estimate: Annotated[int | None, Arg(
+        "estimate the odds from N seeded rolls instead (for what exact odds refuse as too large or too slow); "
+        "the answer says it is an estimate, with its sample size and margin", metavar="N")] = None,
+    rng: random.Random,
 ) -> Result:
     """Exact odds of a dice expression: every total with its probability, mean and spread."""
+    if estimate is not None:
+        return _estimate(expression, estimate, at_least, at_most, vars, rng)
     dist = distribution(expression, vars)
     probabilities = dist.probabilities
     result: Result = {
@@ -103,6 +110,97 @@ def prob_command(
         lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; --json lists them all)")
     result["text"] = "\n".join(lines)
     return result
+
+
+# An estimate rolls at most this many times, and at most ESTIMATE_DICE dice in all (rerolls and
+# explosions included): about half a second on a laptop, a second or two in the browser.
+MAX_ESTIMATE_ROLLS = 10_000
+ESTIMATE_DICE = 1_000_000
+Z95 = 1.96  # a 95% interval
+
+
+def _estimate(expression: str, times: int, at_least: int | None, at_most: int | None,
+              vars: dict[str, int] | None, rng: random.Random) -> Result:
+    """The odds estimated by rolling: each total's share of ``times`` rolls (fewer when the dice
+    run out: the answer says how many), the margin of a 95% interval for any one chance."""
+    if times < 1 or times > MAX_ESTIMATE_ROLLS:
+        raise LimitError(f"an estimate takes 1 to {MAX_ESTIMATE_ROLLS:,} rolls, not {times:,}")
+    budget = Budget(ESTIMATE_DICE)
+    plan(expression, 1, budget, vars)  # one roll at least must fit
+    counts: dict[Value, int] = {}
+    rolled = 0
+    for _ in range(times):
+        before = budget.left
+        try:
+            total = roll(expression, rng, budget, vars).total
+        except LimitError:
+            if rolled == 0:
+                raise
+            break  # the dice ran out: the estimate rests on the rolls made
+        counts[total] = counts.get(total, 0) + 1
+        rolled += 1
+        if budget.left < (before - budget.left):  # another roll like this one would not fit
+            break
+    totals = sorted(counts, key=total_order)
+    mean = sum(float(v) * c for v, c in counts.items()) / rolled
+    var = sum((float(v) - mean) ** 2 * c for v, c in counts.items()) / rolled
+    margin = Z95 * (0.25 / rolled) ** 0.5  # the widest 95% interval of one chance: at p = 1/2
+    result: Result = {
+        "expression": _canonical(expression, vars),
+        "estimate": True,
+        "rolls": rolled,
+        "margin": margin,
+        "mean": mean,
+        "stdev": var ** 0.5,
+        "min": json_number(totals[0]),
+        "max": json_number(totals[-1]),
+        "residual": "0",
+        "distribution": {number_text(v): str(Fraction(counts[v], rolled)) for v in totals},
+    }
+    lines = [f"{result['expression']}: ESTIMATED from {rolled:,} rolls (not exact): mean about {mean:.4g}, "
+             f"standard deviation about {result['stdev']:.4g}; each chance within ±{margin * 100:.2g} points (95%)"]
+    for name, symbol, target in (("at_least", ">=", at_least), ("at_most", "<=", at_most)):
+        if target is None:
+            continue
+        hits = sum(c for v, c in counts.items() if (v >= target if name == "at_least" else v <= target))
+        p = Fraction(hits, rolled)
+        result[name] = target
+        result[f"p_{name}"] = result[f"p_{name}_max"] = str(p)
+        lines.append(f"P(total {symbol} {target}) ≈ {_percent(p)} ± {margin * 100:.2g} points (estimated)")
+    ranges = _ranges(counts, totals, rolled)
+    if ranges:  # many totals, each seen a few times: their shares by range say more
+        result["ranges"] = [{"from": a, "to": b, "share": str(share)} for a, b, share in ranges]
+        for a, b, share in ranges:
+            lines.append(f"{a:>8} to {b:<8}  {_percent(share):>9}")
+    else:
+        for v in totals:
+            lines.append(f"{number_text(v):>8}  {_percent(Fraction(counts[v], rolled)):>9}")
+    result["text"] = "\n".join(lines)
+    return result
+
+
+ESTIMATE_TOTALS = 40  # more whole totals than this in an estimate: shown by range
+ESTIMATE_RANGES = 20
+
+
+def _ranges(counts: dict[Value, int], totals: list[Value], rolled: int) -> list[tuple[int, int, Fraction]]:
+    """Whole totals in at most ESTIMATE_RANGES ranges of one width, when there are too many to
+    list one by one (an estimate of 1000d100 sees most totals once): (from, to, share)."""
+    if len(totals) <= ESTIMATE_TOTALS or not all(type(v) is int for v in totals):
+        return []
+    whole = {int(v): c for v, c in counts.items()}
+    lo, hi = min(whole), max(whole)
+    width = -(-(hi - lo + 1) // ESTIMATE_RANGES)
+    hits: dict[int, int] = {}
+    for v, c in whole.items():
+        start = lo + (v - lo) // width * width
+        hits[start] = hits.get(start, 0) + c
+    return [(start, min(start + width - 1, hi), Fraction(hits.get(start, 0), rolled))
+            for start in range(lo, hi + 1, width)]
+
+
+def _canonical(expression: str, vars: dict[str, int] | None) -> str:
+    return canonical(parse(expression, vars))
 
 
 def _percent(p: Fraction) -> str:

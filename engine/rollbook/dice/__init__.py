@@ -94,6 +94,7 @@ def clear_caches() -> None:
     die_value.cache_clear()
 
 
+ESTIMATE_HINT = "estimate them from seeded rolls instead: prob --estimate 10000"
 _distributions: dict[str, Distribution] = {}  # canonical expression -> answer (a widget asks again and again)
 
 
@@ -106,5 +107,9 @@ def distribution(expression: str, values: Mapping[str, int] | None = None) -> Di
     if hit is None:
         if len(_distributions) >= 64:
             _distributions.clear()
-        hit = _distributions[key] = distribution_of(tree, key)
+        try:
+            hit = _distributions[key] = distribution_of(tree, key)
+        except DiceLimitError as error:  # plainly: no exact answer, and what to do instead
+            raise DiceLimitError(f"exact odds are out of reach: {error.message}",
+                                 hint=f"{error.hint}; " * bool(error.hint) + ESTIMATE_HINT) from None
     return hit

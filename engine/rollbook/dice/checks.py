@@ -277,10 +277,18 @@ def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
         else:
             values = [F.clamp(d, 1), F.clamp(d, smax)]
     vlo, vhi = min(values), max(values)
-    if d.unique and not d.unique.once and cmax > len(set(values)) and \
+    if d.unique and not d.unique.once and \
             all(F.any_holds(d.unique.conditions, v) if d.unique.conditions else True for v in values):
-        raise DiceError(f"{cmax} dice cannot all show different faces: there are {len(set(values))}",
-                        column=d.column_of("unique") or None, hint="roll fewer dice, or reroll duplicates once: uo")
+        distinct = set(values)
+        top = max(distinct)
+        # with '!', each exploding face can show once, and adds a die
+        extra = sum(1 for v in distinct if F.explodes(d, v, top)) if d.explode else 0
+        if cmax + extra > len(distinct):
+            more = f" and the {extra} {'die' if extra == 1 else 'dice'} they can add" if extra else ""
+            raise DiceError(f"{cmax} dice{more} cannot all show different faces: there are {len(distinct)}",
+                            column=d.column_of("unique") or None, hint="roll fewer dice, or reroll duplicates once: uo")
+    if d.match and d.match.total:
+        return 0, cmax // d.match.size
     lo: float = vlo
     hi: float = vhi
     separate = bool(d.explode and d.explode.kind in ("!", "!p"))  # extra dice of their own

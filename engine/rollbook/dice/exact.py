@@ -22,7 +22,7 @@ from rollbook.dice import limits
 from rollbook.dice.checks import _DiceCounter, bounds, kept_range, pool_terms
 from rollbook.dice.errors import DiceLimitError
 from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
-from rollbook.dice.tree import Chain, Condition, Dice, Expression, Function, Group, Keep, Negate, Node, Number, Parens, Value
+from rollbook.dice.tree import Chain, Condition, Dice, Expression, Function, Group, Keep, Match, Negate, Node, Number, Parens, Value
 
 TOLERANCE = Fraction(1, 10**12)  # the most probability an expression may neglect
 MAX_CHAIN_LEVELS = 200
@@ -57,7 +57,7 @@ class _Meter:
         self.used += units
         if self.used > limits.MAX_WORK:
             raise DiceLimitError("this exact distribution would take too long to compute",
-                                 hint="use fewer or smaller dice, or roll it instead")
+                                 hint="use fewer or smaller dice")
 
 
 _meter = _Meter()
@@ -99,7 +99,7 @@ def _check_cells(span: int, width: int) -> None:
     if span * width > limits.MAX_WEIGHT_DIGITS:
         raise DiceLimitError(
             f"this exact distribution is too large to compute quickly ({span:,} totals with "
-            f"{width:,}-digit weights)", hint="use fewer or smaller dice, or roll it instead")
+            f"{width:,}-digit weights)", hint="use fewer or smaller dice")
 
 
 def _dense(weights: dict[int, int], lo: int, hi: int) -> list[int]:
@@ -142,7 +142,9 @@ def _power(a: list[int], n: int, bound: int) -> list[int]:
     span = (len(a) - 1) * n + 1
     width = _width(bound)
     if _CONTEXT is not None and span * width > _DECIMAL_ABOVE:
-        _meter.charge(span * width * n.bit_length())  # squarings of ever larger numbers, measured
+        # squarings of ever larger numbers: the last one costs most, about 40-45 ns a digit of the
+        # result in all (measured for 16 to 264 as the power)
+        _meter.charge(span * width * 2)
         return _unpack_dec(_CONTEXT.power(_pack_dec(a, width), n), span, width)
     _meter.charge(span * width)
     nbytes = _nbytes(bound)
@@ -188,7 +190,7 @@ def _pairwise(a: Weights, b: Weights, op: Callable[[Value, Value], Value]) -> We
     _meter.charge(pairs * 8)  # about 0.3 us a pair
     if pairs > limits.MAX_PRODUCT_PAIRS:
         raise limits.too_many("pairs of outcomes combined in one exact distribution", limits.MAX_PRODUCT_PAIRS,
-                               hint=f"this needs {pairs:,}; roll it instead")
+                               hint=f"this needs {pairs:,}")
     out: dict[Value, int] = {}
     bw = list(b.weights.items())
     for x, wx in a.weights.items():
@@ -254,12 +256,15 @@ def chain(stop: Weights, go: Weights, go_next: Weights | None, stop_next: Weight
     going = Fraction(go.mass, go.denominator)
     if going < tol:
         return Weights(dict(stop.weights), stop.denominator)
+    later_sum = geometric_chain(stop_next, go_next, tol / going)
+    if later_sum is not None:  # every roll that goes on adds at least 1: the chain in one pass
+        return _sub_sum(stop, add(go, later_sum))
     p_next = Fraction(go_next.mass, go_next.denominator)
     later = Weights(dict(stop_next.weights), stop_next.denominator)  # the last roll counted
     going *= p_next
     if going >= tol and p_next ** MAX_CHAIN_LEVELS * going >= tol:  # refused before any work: d100!>1
         raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS,
-                               hint="explode on fewer faces to get exact odds, or roll it instead")
+                               hint="explode on fewer faces to get exact odds")
     levels = 0
     while going >= tol:
         later = _sub_sum(stop_next, add(go_next, later))
@@ -268,6 +273,51 @@ def chain(stop: Weights, go: Weights, go_next: Weights | None, stop_next: Weight
         if levels > MAX_CHAIN_LEVELS:
             raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS)
     return _sub_sum(stop, add(go, later))
+
+
+MAX_GEOMETRIC_LEVELS = 2_000  # rolls that go on, followed exactly in one chain (d20!>=3 needs 263)
+
+
+def geometric_chain(stop: Weights, go: Weights, tol: Fraction) -> Weights | None:
+    """A chain whose every roll continues with ``go`` (each value at least 1) and ends with
+    ``stop``: ``sum over k of go^k * stop`` for ``k`` up to the first ``K`` where the chance of
+    more, p^(K+1), is below ``tol`` (as ``chain`` cuts it, level by level). With ``D`` the roll's
+    denominator, ``c = sum(go^k D^(K-k))`` is ``(D^(K+1) - go^(K+1)) / (D - go)``, an exact
+    division of polynomials done from the lowest power: one big power and one pass over the
+    totals, instead of a convolution per level. None when it does not apply."""
+    d = go.denominator
+    if stop.denominator != d or not go.weights or not (_whole(go) and _whole(stop)) or min(go.weights) < 1:
+        return None
+    p = Fraction(go.mass, d)
+    if p >= 1:
+        return None
+    guess = math.log(float(tol)) / math.log(float(p)) if p > 0 else 0
+    gmax = max(go.weights)
+    if guess > MAX_GEOMETRIC_LEVELS or guess * gmax > limits.MAX_OUTCOMES * 2:
+        raise limits.too_many("levels in an exploding chain", MAX_GEOMETRIC_LEVELS,
+                               hint="explode on fewer faces to get exact odds")
+    levels, pk = 0, p  # the smallest K with p^(K+1) < tol
+    while pk >= tol:
+        pk *= p
+        levels += 1
+    span = levels * gmax + 1
+    width = _width(d ** (levels + 1))
+    _check_cells(span + max(stop.weights) - min(stop.weights), width)
+    dense_go = _dense(go.weights, 0, gmax)
+    top = _power(dense_go, levels + 1, d ** (levels + 1)) if levels + 1 > 1 else dense_go
+    _meter.charge(span * len(go.weights) * (width // 100 + 2))  # a multiply-add of width digits a step
+    head = d ** (levels + 1)
+    gos = sorted(go.weights.items())
+    c = [0] * span
+    for t in range(span):
+        acc = (head if t == 0 else 0) - (top[t] if t < len(top) else 0)
+        for g, w in gos:
+            if g > t:
+                break
+            acc += w * c[t - g]
+        c[t] = acc // d
+    q = Weights(_sparse(c, 0), d ** levels)
+    return add(q, stop)
 
 
 def _sub_sum(a: Weights, b: Weights) -> Weights:
@@ -340,12 +390,14 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
     raw = F.roll_weights(d, faces)
     total = sum(raw.values())
     conditions, once = d.unique.conditions, d.unique.once
+    if not conditions and not once and len(set(raw.values())) == 1:
+        return unique_subset(sorted(raw), n, d.keep, score)
     states: dict[tuple[int, ...], Fraction] = {(): Fraction(1)}
     for _ in range(n):
         _meter.charge(len(states) * len(raw) * 400)  # exact fractions, sets and sorted tuples: about 15 us a step
         if len(states) * len(raw) > limits.MAX_GROUP_WORK:
             raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
-                                   hint="use fewer dice or fewer sides, or roll it instead")
+                                   hint="use fewer dice or fewer sides")
         new: dict[tuple[int, ...], Fraction] = {}
         for seen, p in states.items():
             taken = set(seen)
@@ -368,6 +420,153 @@ def unique_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Valu
         out[t] = out.get(t, 0) + p
     common = math.lcm(*(p.denominator for p in out.values()))
     return Weights({v: int(p * common) for v, p in out.items()}, common)
+
+
+def unique_subset(values: list[int], n: int, keeps: tuple[Keep, ...], score: Callable[[Value], Value]) -> Weights:
+    """``u`` on a die whose faces are equally likely (``20d20u``): each die is drawn among the
+    faces not yet shown, so the faces shown are a uniformly random ``n``-subset. A pass over the
+    faces from the lowest: ``ways[j]`` (a polynomial in the kept score, packed into one integer)
+    counts the subsets of the faces so far with ``j`` chosen; a face chosen as the ``j``-th lowest
+    is counted when ``j`` is among the kept ranks."""
+    lo, hi = kept_range(keeps, n)
+    scores = [int(score(v)) for v in values]
+    smin = min(min(scores), 0)
+    take = hi - lo
+    span = (max(scores) - smin) * max(take, 1) + 1
+    bound = math.comb(len(values), n)
+    nbytes = _nbytes(bound)
+    bits = nbytes * 8
+    _check_cells(span, _width(bound))
+    _meter.charge(len(values) * (n + 1) * (span * _width(bound) // 300 + 25))
+    ways = [0] * (n + 1)
+    ways[0] = 1
+    for s in scores:
+        shift = (s - smin) * bits
+        for j in range(n - 1, -1, -1):  # from the top, so each face is chosen once
+            if ways[j]:
+                ways[j + 1] += ways[j] << shift if lo <= j < hi else ways[j]
+    final = ways[n]
+    coeffs = _unpack_int(final, (max(scores) - smin) * take + 1 if take else 1, nbytes)
+    return Weights(_sparse(coeffs, smin * take), bound)
+
+
+def unique_exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[Value], Value], tol: Fraction) -> Weights:
+    """``u`` with ``!`` (``4d6!u``): each roll is made unique as it is rolled, then explodes or not
+    on the face it ends on. A state is the chains still to finish and the sorted faces so far; a
+    chain that may go on for ever (faces the condition of ``u`` leaves free) is cut at ``tol``."""
+    assert d.unique is not None
+    faces = F.faces_of(sides)
+    raw = F.roll_weights(d, faces)
+    total = sum(raw.values())
+    top = max(raw)
+    conditions, once = d.unique.conditions, d.unique.once
+    if not conditions and not once and len(set(raw.values())) == 1:
+        return unique_exploding_subsets(sorted(raw), [F.explodes(d, v, top) for v in sorted(raw)], n, d.keep, score)
+    states: dict[tuple[int, tuple[int, ...]], Fraction] = {(n, ()): Fraction(1)} if n else {}
+    done: dict[tuple[int, ...], Fraction] = {} if n else {(): Fraction(1)}
+    levels = 0
+    while states:
+        _meter.charge(len(states) * len(raw) * 400)  # as unique_pool: about 15 us a step
+        if len(states) * len(raw) > limits.MAX_GROUP_WORK:
+            raise limits.too_many("combinations while rerolling duplicates", limits.MAX_GROUP_WORK,
+                                   hint="use fewer dice or fewer sides")
+        new: dict[tuple[int, tuple[int, ...]], Fraction] = {}
+        for (chains, seen), p in states.items():
+            bad = {v for v in raw if v in seen and (not conditions or F.any_holds(conditions, v))}
+            bad_mass = sum(raw[v] for v in bad)
+            for v, w in raw.items():
+                if once:
+                    pv = Fraction(w, total) * (1 + Fraction(bad_mass, total)) if v not in bad else \
+                        Fraction(bad_mass, total) * Fraction(w, total)
+                else:
+                    pv = Fraction(0) if v in bad else Fraction(w, total - bad_mass)
+                if not pv:
+                    continue
+                key = tuple(sorted(seen + (v,)))
+                left = chains if F.explodes(d, v, top) else chains - 1
+                if left:
+                    new[(left, key)] = new.get((left, key), 0) + p * pv
+                else:
+                    done[key] = done.get(key, 0) + p * pv
+        states = new
+        levels += 1
+        if states and sum(states.values()) < tol:
+            break  # the rest is the residual
+        if levels > MAX_CHAIN_LEVELS + n:
+            raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS)
+    out: dict[Value, Fraction] = {}
+    for values, p in done.items():
+        lo, hi = kept_range(d.keep, len(values))
+        t = tidy(sum(score(v) for v in values[lo:hi]))
+        out[t] = out.get(t, 0) + p
+    common = math.lcm(*(p.denominator for p in out.values()))
+    return Weights({v: int(p * common) for v, p in out.items()}, common)
+
+
+def unique_exploding_subsets(values: list[int], hot: list[bool], n: int, keeps: tuple[Keep, ...],
+                             score: Callable[[Value], Value]) -> Weights:
+    """``4d6!u`` with equally likely faces: every roll is drawn among the faces not yet shown, so
+    the dice are the start of a random order of the faces, up to the ``n``-th face that does not
+    explode. Among ``a`` such faces and ``b`` exploding ones, the number ``x`` of exploding faces
+    before it follows the negative hypergeometric law C(x+n-1, x) C(a+b-n-x, b-x) / C(a+b, b), and
+    given ``x`` the faces are a random ``n``-subset of the first kind and ``x``-subset of the second."""
+    a = sum(1 for h in hot if not h)
+    b = len(hot) - a
+    parts: list[tuple[Fraction, Weights]] = []
+    scores = [int(score(v)) for v in values]
+    smin = min(min(scores), 0)
+    for x in range(b + 1):
+        px = Fraction(math.comb(x + n - 1, x) * math.comb(a + b - n - x, b - x), math.comb(a + b, b)) if n else \
+            Fraction(x == 0)
+        if not px:
+            continue
+        lo, hi = kept_range(keeps, n + x)
+        take = hi - lo
+        bound = math.comb(a, n) * math.comb(b, x)
+        bits = _nbytes(bound) * 8
+        span = (max(scores) - smin) * max(take, 1) + 1
+        _check_cells(span, _width(bound))
+        _meter.charge(len(values) * (n + 1) * (x + 1) * (span * _width(bound) // 300 + 25))
+        ways: dict[tuple[int, int], int] = {(0, 0): 1}
+        for s, h in zip(scores, hot):
+            shift = (s - smin) * bits
+            for (i, j), w in sorted(ways.items(), reverse=True):  # from the top: each face chosen once
+                if (h and j < x) or (not h and i < n):
+                    key = (i, j + 1) if h else (i + 1, j)
+                    ways[key] = ways.get(key, 0) + (w << shift if lo <= i + j < hi else w)
+        final = ways.get((n, x), 0)
+        coeffs = _unpack_int(final, (max(scores) - smin) * take + 1 if take else 1, bits // 8)
+        parts.append((px, Weights(_sparse(coeffs, smin * take), bound)))
+    return mixture(parts)
+
+
+def match_count(die: Weights, n: int, match: Match) -> Weights:
+    """``mt``: how many faces (meeting the condition) at least ``match.size`` of ``n`` dice show.
+    A pass over the faces as in keep_ranks: ``state[j]`` maps the sets found so far to the ways
+    to have placed ``j`` dice; ``k`` of the dice left land on the next face, C(left, k) w^k ways."""
+    values = sorted(die.weights)
+    _meter.charge(len(values) * (n + 1) * (n + 2) // 2 * (n // match.size + 1) * 2)
+    binom = math.comb
+    state: list[dict[int, int]] = [dict() for _ in range(n + 1)]
+    state[0][0] = 1
+    for v in values:
+        w = die.weights[v]
+        counts = match.condition is None or match.condition.holds(v)
+        new: list[dict[int, int]] = [dict() for _ in range(n + 1)]
+        for j in range(n + 1):
+            if not state[j]:
+                continue
+            left = n - j
+            wk = 1
+            for k in range(left + 1):
+                ways = binom(left, k) * wk
+                extra = 1 if counts and k >= match.size else 0
+                bucket = new[j + k]
+                for sets, x in state[j].items():
+                    bucket[sets + extra] = bucket.get(sets + extra, 0) + x * ways
+                wk *= w
+        state = new
+    return Weights(dict(state[n]), die.denominator**n)
 
 
 # --- keep and drop: order statistics --------------------------------------------------------------
@@ -444,7 +643,13 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     """Like keep_ranks, for a pool of dice of several kinds: ``groups`` pairs each kind's
     distribution with how many of it are rolled (``{4d6+3d8}k4``; an exploding term's stopping and
     exploding rolls). States track how many dice of each kind are placed; each holds the counted
-    sum as a polynomial packed into one integer, as in keep_ranks."""
+    sum as a polynomial packed into one integer, as in keep_ranks.
+
+    At each face the kinds are placed one after the other (dice showing one face are alike, so
+    the ``p``-th die placed is the ``p``-th lowest whatever its kind): the work grows with the
+    sum of the kinds' counts, not their product. Once ``end`` dice are placed the outcome is
+    final: the kinds already placed at this face have their other dice on later faces, the kinds
+    still to come on this face or later ones."""
     n = sum(count for _, count in groups)
     take = hi - lo
     denominator = math.prod(w.denominator**count for w, count in groups)
@@ -460,10 +665,10 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     span = (smax - smin) * take + 1
     width = _width(bound)
     _check_cells(span, width)
-    step = span * width // 100 + 150  # a split: binomials, then a product and a shift of a big integer (measured)
-    states_at_most = math.prod(min(count, end) + 1 for _, count in groups)
-    splits_at_most = sum(math.prod(count + 1 for w, count in groups if v in w.weights) for v in values)
-    if states_at_most * splits_at_most * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
+    step = span * width // 100 + 150  # a product and a shift of a big integer, and a binomial (measured)
+    counts = [count for _, count in groups]
+    states_at_most = min(math.prod(min(count, end) + 1 for count in counts), math.comb(end + len(groups), len(groups)))
+    if states_at_most * len(values) * (end + 1) * step > 5 * limits.MAX_WORK:  # hopeless: refused before any work
         _meter.charge(limits.MAX_WORK + 1)
     nbytes = _nbytes(bound)
     bits = nbytes * 8
@@ -474,36 +679,42 @@ def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Calla
     for v in values:
         shift = (scores[v] - smin) * bits
         here = [w.weights.get(v, 0) for w, _ in groups]
-        rests = [r - h for r, h in zip(rests, here)]
-        new: dict[tuple[int, ...], int] = {}
-        for placed, poly in states.items():
-            j = sum(placed)
-            lefts = [count - p for (_, count), p in zip(groups, placed)]
-            _meter.charge(math.prod(left + 1 for left, h in zip(lefts, here) if h) * step)
-            for ks in _splits(lefts, here):
-                k = sum(ks)
-                ways = math.prod(binom(left, kk) * h**kk for left, kk, h in zip(lefts, ks, here))
-                if not ways:
-                    continue
-                counted = max(0, min(j + k, end) - max(j, skip))
-                if j + k >= end:  # final: the rest fall on later faces
-                    ways *= math.prod(r ** (left - kk) for r, left, kk in zip(rests, lefts, ks))
-                    final += (poly * ways) << (counted * shift)
-                else:
-                    key = tuple(p + kk for p, kk in zip(placed, ks))
+        rests = [r - h for r, h in zip(rests, here)]  # after this face
+        for i, h in enumerate(here):
+            if not h:
+                continue
+            rest = rests[i]
+            # the kinds placed before this one at this face: their other dice fall later; the
+            # kinds after it: at this face or later (for a state that becomes final here)
+            before = [(rests[x], counts[x]) for x in range(i)]
+            after = [(here[x] + rests[x], counts[x]) for x in range(i + 1, len(groups))]
+            new: dict[tuple[int, ...], int] = {}
+            _meter.charge(len(states) * step * 2)
+            for placed, poly in states.items():
+                j = sum(placed)
+                left = counts[i] - placed[i]
+                need = end - j  # dice still to place before the outcome is final
+                wk = 1
+                short = 0  # the k < need terms of (h + rest)^left, for the final ones
+                for k in range(min(need, left + 1)):
+                    ways = binom(left, k) * wk
+                    short += ways * rest ** (left - k)
+                    counted = max(0, min(j + k, end) - max(j, skip))
+                    key = placed[:i] + (placed[i] + k,) + placed[i + 1:]
                     new[key] = new.get(key, 0) + ((poly * ways) << (counted * shift))
-        states = new
+                    wk *= h
+                if left >= need:
+                    coef = (h + rest) ** left - short
+                    for (r, count), x in zip(before, range(i)):
+                        coef *= r ** (count - placed[x])
+                    for (r, count), x in zip(after, range(i + 1, len(groups))):
+                        coef *= r ** (count - placed[x])
+                    if coef:
+                        final += (poly * coef) << ((end - max(j, skip)) * shift)
+            states = new
     raw = final.to_bytes(span * nbytes, "little")
     coeffs = [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
     return Weights(_sparse(coeffs, smin * take), denominator)
-
-
-def _splits(lefts: list[int], here: list[int]) -> list[tuple[int, ...]]:
-    """Every way to land 0..left dice of each kind on one face (none of a kind that cannot show it)."""
-    out: list[tuple[int, ...]] = [()]
-    for left, h in zip(lefts, here):
-        out = [ks + (k,) for ks in out for k in (range(left + 1) if h else (0,))]
-    return out
 
 
 def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[int, Fraction]], Fraction]:
@@ -518,8 +729,8 @@ def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[in
         out.append((x, px))
         left -= px
         x += 1
-        if x > MAX_CHAIN_LEVELS:
-            raise limits.too_many("levels in an exploding chain", MAX_CHAIN_LEVELS)
+        if x > MAX_GEOMETRIC_LEVELS:  # each level is metered: the limit only stops the hopeless
+            raise limits.too_many("levels in an exploding chain", MAX_GEOMETRIC_LEVELS)
     return out, left
 
 
@@ -636,6 +847,10 @@ class _Builder:
 
     def term(self, d: Dice, sides: int | str, n: int) -> Weights:
         score = scorer(d.success, d.failure)
+        if d.match is not None and d.match.total:
+            return match_count(die_value(d, sides, self.tol), n, d.match)
+        if d.unique and d.explode:
+            return unique_exploding_pool(d, sides, n, score, self.tol)
         if d.unique:
             return unique_pool(d, sides, n, score)
         separate = d.explode is not None and d.explode.kind in ("!", "!p")
@@ -671,7 +886,7 @@ class _Builder:
             if not (isinstance(term.count, Number) and (isinstance(term.sides, (Number, str)))) or \
                     (term.explode is not None and term.explode.kind in ("!", "!p")):
                 raise DiceLimitError("exact odds of a pooled group need dice with fixed counts and sides, "
-                                     "and no '!' or '!p' explosions", hint="roll it instead")
+                                     "and no '!' or '!p' explosions")
             sides = term.sides if isinstance(term.sides, str) else int(term.sides.value)
             kinds.append((die_value(term, sides, self.tol), int(term.count.value)))
         lo, hi = kept_range(g.keep, sum(n for _, n in kinds))
@@ -747,7 +962,7 @@ def _infinite_dice(node: Node) -> int:
     return total
 
 
-def _order(v: Value) -> tuple[float, Value]:
+def total_order(v: Value) -> tuple[float, Value]:
     """A sort key for totals: as a float first (fast, where a Fraction compared with a float is
     slow), the exact value where floats tie (numbers too large for a float among them)."""
     try:
@@ -765,14 +980,14 @@ class Distribution:
         mass = weights.mass
         self.residual = Fraction(weights.denominator - mass, weights.denominator)
         # ordered as floats: comparing a Fraction with a float is slow, converting each once is not
-        self.min = min(weights.weights, key=_order)
-        self.max = max(weights.weights, key=_order)
+        self.min = min(weights.weights, key=total_order)
+        self.max = max(weights.weights, key=total_order)
         self._mass = mass
 
     @cached_property
     def probabilities(self) -> dict[int, Fraction]:
         d = self._w.denominator
-        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=_order)}
+        return {v: Fraction(self._w.weights[v], d) for v in sorted(self._w.weights, key=total_order)}
 
     @cached_property
     def _exact_values(self) -> list[tuple[int | Fraction, int]]:

@@ -116,9 +116,17 @@ def validate(d: Dice, sides: int | str) -> None:
         word = "ro" if d.reroll.once else "r"
         raise DiceError(f"'{word}' would reroll every face of {name}", column=d.column_of("reroll") or None,
                         hint="the condition must leave some face standing")
-    if d.unique and (d.explode or d.open_ended):
-        raise DiceError("duplicates are rerolled among the dice as rolled, so 'u' cannot be combined with an "
-                        "explosion or an open-ended roll", column=d.column_of("unique") or None)
+    if d.unique and (d.open_ended or (d.explode and d.explode.kind != "!")):
+        raise DiceError("'u' makes each die show a face of its own, so it combines with '!' (extra dice of their "
+                        "own) but not with a compounding, penetrating or open-ended roll, whose dice are chains",
+                        column=d.column_of("unique") or None, hint="e.g. 4d6!u")
+    if d.match and d.match.total:
+        clash = [name for name, present in (("keep or drop", d.keep), ("a success count", d.success is not None),
+                                            ("'!' or '!p'", d.explode and d.explode.kind in ("!", "!p")),
+                                            ("'u'", d.unique)) if present]
+        if clash:
+            raise DiceError(f"'mt' counts the sets among the dice as rolled, so it cannot be combined with {clash[0]}",
+                            column=d.column_of("match") or None, hint="use m to mark the sets, e.g. 4d6kh3m")
     if d.minimum is not None and d.maximum is not None and d.minimum > d.maximum:
         raise DiceError(f"mi{d.minimum} is above ma{d.maximum}", column=d.column_of("maximum") or None)
     weights = roll_weights(d, faces)

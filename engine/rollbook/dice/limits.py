@@ -38,7 +38,7 @@ def check_sides(sides: int, column: int | None = None) -> None:
 def check_outcomes(count: int) -> None:
     if count > MAX_OUTCOMES:
         raise too_many("different totals in an exact distribution", MAX_OUTCOMES,
-                       hint=f"this one would have {count:,}; roll it instead")
+                       hint=f"this one would have {count:,}")
 # The work of one exact distribution, in units of about 40 ns on a laptop CPU: one decimal digit
 # of a weight produced by a convolution (measured: 30-60 ns a digit). Keeps every answer well
 # under a second, also in the browser, whatever the shape of the expression.

@@ -101,6 +101,8 @@ def dice_text(d: Dice, count: str | None = None, sides: str | None = None) -> st
                 bare.append(word)
     if d.sort:
         out.append("s" + d.sort)
+    if d.match:
+        out.append(match_text(d))
     out.extend(bare)
     if d.explode:
         if d.explode.conditions:
@@ -109,6 +111,14 @@ def dice_text(d: Dice, count: str | None = None, sides: str | None = None) -> st
             out.append(d.explode.kind)
     out.append(label_text(d.label))
     return "".join(out)
+
+
+def match_text(d: Dice) -> str:
+    """``m``, ``mt3``, ``mt>3``: its compare point always written with its operator."""
+    assert d.match is not None
+    m = d.match
+    cond = f"{m.condition.op}{m.condition.value}" if m.condition else ""
+    return ("mt" if m.total else "m") + (str(m.size) if m.size != 2 else "") + cond
 
 
 def keep_success_text(keep: tuple[Keep, ...], success: Condition | None, failure: Condition | None = None) -> str:

@@ -27,6 +27,7 @@ from rollbook.dice.tree import (
     Group,
     Keep,
     KeepMode,
+    Match,
     Negate,
     Node,
     Number,
@@ -48,9 +49,9 @@ KEEP_ORDER = ("kh", "kl", "dh", "dl")  # rpg-dice-roller's: keep before drop (it
 SORT_WORDS: dict[str, SortOrder] = {"s": "a", "sa": "a", "sd": "d"}
 CLAMP_WORDS = {"mi": "minimum", "min": "minimum", "ma": "maximum", "max": "maximum"}
 MODIFIER_WORDS = ("min", "max", "oel", "oeh", "oe", "kh", "kl", "dh", "dl", "ro", "uo", "cs", "cf", "sa", "sd",
-                  "mi", "ma", "k", "d", "r", "u", "s", "f")  # longest first
+                  "mi", "ma", "mt", "k", "d", "r", "u", "s", "f", "m")  # longest first
 MODIFIER_HINT = ("modifiers are kh kl dh dl k d, r ro, u uo, ! !! !p !!p, oe oel oeh, min max, cs cf, s sa sd, "
-                 "a compare point (>= > <= < = <>) and f")
+                 "m mt, a compare point (>= > <= < = <>) and f")
 EXAMPLE = "e.g. 1d20+5, 4d6kh3 or 2d6+1d4"
 
 
@@ -413,6 +414,9 @@ class _Parser:
                 elif word in SORT_WORDS:
                     once("sorting", col)
                     fields["sort"] = SORT_WORDS[word]
+                elif word in ("m", "mt"):
+                    once("match", col)
+                    fields["match"] = self.match(word, col)
                 elif word == "f":
                     if "success" not in seen:
                         raise self.error("'f' counts failures against successes: give the success first", col,
@@ -456,6 +460,18 @@ class _Parser:
                              hint="use one of ! !! !p !!p oe")
         return Dice(dice.count, dice.sides, column=dice.column, modifier_columns=tuple(seen.items()),
                     **fields)  # type: ignore[arg-type]
+
+    def match(self, word: str, col: int) -> Match:
+        """``m``, ``mt``, ``m3`` (sets of three or more), ``mt>3`` (only faces above 3): a compare
+        point right after them is theirs (write a success condition before them)."""
+        size = self.optional_number()
+        if size is not None and size < 2:
+            raise self.error(f"a set of matching dice has at least 2 dice, not {size}", col, hint=f"e.g. 4d6{word}3")
+        condition = None
+        self.skip()
+        if any(self.text.startswith(written, self.pos) for written, _ in COMPARISONS):
+            condition = self.condition(None)
+        return Match(word == "mt", 2 if size is None else size, condition)
 
     def keep_count(self) -> int:
         """The count after kh/kl/dh/dl/k/d: one when left out."""

@@ -1,7 +1,7 @@
 """The result tree of one roll: every die's faces and fate, the total, a readable breakdown.
 
 The breakdown marks a dropped die ``~~2~~``, a rerolled face ``~~1~~ 5``, an exploding die
-``6!``, a counted success ``**9**``, a clamped face ``1→2`` and an open-ended chain
+``6!``, a counted success ``**9**``, a clamped face ``1→2``, a die of a matching set ``3≡`` and an open-ended chain
 ``(20 + 14)`` / ``(1 - 20 - 5)``. Plain dice keep only their faces; the per-die records for
 ``dice``/``to_json`` are built when asked for, which keeps rolling fast.
 """
@@ -31,6 +31,7 @@ class Die:
     success: bool | None = None
     failure: bool = False  # counted against the successes (f<3)
     critical: str | None = None  # cs/cf: "success" or "failure", marked only
+    matched: bool = False  # m/mt: one of a set of dice showing the same face
     percentile: list[tuple[int, int]] | None = None  # d%: (tens, units) of each roll, 00+0 = 100
 
     def text(self, alone: bool = False) -> str:
@@ -46,6 +47,8 @@ class Die:
             body += "!"
         if self.critical:  # rpg-dice-roller's marks: 20** and 1__
             body += "**" if self.critical == "success" else "__"
+        if self.matched:
+            body += "≡"
         if self.rerolled:
             body = " ".join(f"~~{r}~~" for r in self.rerolled) + " " + body
         if self.success:
@@ -75,6 +78,8 @@ class Die:
             out["failure"] = True
         if self.critical:
             out["critical"] = self.critical
+        if self.matched:
+            out["matched"] = True
         if self.percentile is not None:
             out["percentile"] = [{"tens": t, "units": u} for t, u in self.percentile]
         return out

@@ -19,7 +19,7 @@ from rollbook.dice import limits
 from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.limits import Budget
 from rollbook.dice.results import Die, DiceResult, GroupResult, ResultNode, ValueResult
-from rollbook.dice.tree import Chain, Condition, Dice, Function, Group, Keep, Negate, Node, Number, Parens, Value
+from rollbook.dice.tree import Chain, Condition, Dice, Function, Group, Keep, Match, Negate, Node, Number, Parens, Value
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
     budget.spend(n)  # the first roll of each die; rerolls and explosions are spent as they come
     plain = not (d.reroll or d.explode or d.open_ended or d.minimum is not None or d.maximum is not None
                  or sides in ("%", "F.1") or d.unique or d.failure or d.critical_success is not None
-                 or d.critical_failure is not None or d.sort)
+                 or d.critical_failure is not None or d.sort or d.match)
     if plain:  # the fast path: faces only
         below = _below(rng)
         if sides == "F":
@@ -156,11 +156,18 @@ def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
         return DiceResult(d, sides, total, faces=faces, kept=kept, computed=computed)
     m = model(d, sides)
     dice: list[Die] = []
-    for _ in range(n):
-        dice.extend(_one_die(d, sides, m, rng, budget))
-    if d.unique:
-        _make_unique(d, sides, m, dice, rng, budget)
+    if d.unique and d.explode:
+        dice = _unique_exploding(d, sides, m, n, rng, budget)
+    else:
+        for _ in range(n):
+            dice.extend(_one_die(d, sides, m, rng, budget))
+        if d.unique:
+            _make_unique(d, sides, m, dice, rng, budget)
     total = score_dice(dice, d.keep, d.success, d.failure)
+    if d.match:
+        sets = mark_matches(dice, d.match)
+        if d.match.total:
+            total = sets
     if d.critical_success is not None or d.critical_failure is not None:
         for die in dice:
             die.critical = F.critical(d, die.value, m.faces)
@@ -185,22 +192,80 @@ def score_dice(dice: list[Die], keep: tuple[Keep, ...], success: Condition | Non
     return total
 
 
+def mark_matches(dice: list[Die], match: Match) -> int:
+    """``m``/``mt``: mark the kept dice that belong to a set (``match.size`` or more showing one
+    face that meets its condition); the number of such sets."""
+    counts: dict[int, int] = {}
+    cond = match.condition
+    for die in dice:
+        if die.kept and (cond is None or cond.holds(die.value)):
+            counts[die.value] = counts.get(die.value, 0) + 1
+    sets = {v for v, c in counts.items() if c >= match.size}
+    for die in dice:
+        die.matched = die.kept and die.value in sets
+    return len(sets)
+
+
+def _unique_exploding(d: Dice, sides: int | str, m: DieModel, n: int, rng: random.Random,
+                      budget: Budget) -> list[Die]:
+    """``u`` with ``!``: each roll is made unique as it is rolled (a duplicate rolled again, as
+    ``r`` rerolls), and then explodes or not on the face it ends on; the extra die it adds must
+    differ from every die before it too."""
+    assert d.unique is not None
+    seen: set[int] = set()
+    out: list[Die] = []
+    for _ in range(n):
+        chain: list[Die] = []
+        while True:
+            die = Die(sides, 0, [], added=bool(chain))
+            value = _unique_value(d, sides, m, rng, die, budget, _roll_once(d, sides, m, rng, die, budget), seen)
+            die.value = value
+            seen.add(value)
+            chain.append(die)
+            if not F.explodes(d, value, m.top):
+                break
+            die.exploded = True
+            _check_chain(chain, budget)
+        out.extend(chain)
+    return out
+
+
 def _make_unique(d: Dice, sides: int | str, m: DieModel, dice: list[Die], rng: random.Random, budget: Budget) -> None:
     """``u``: each die showing a value an earlier die shows (and meeting the compare point, if one
     is given) is rolled again until it does not; ``uo``: once (rpg-dice-roller's order of dice)."""
-    assert d.unique is not None
     seen: set[int] = set()
     for die in dice:
-        while die.value in seen and (not d.unique.conditions or F.any_holds(d.unique.conditions, die.value)):
-            budget.spend(1)
-            if len(die.rerolled) > limits.MAX_CHAIN:
-                raise limits.too_many("rerolls of one die", limits.MAX_CHAIN)
-            die.rerolled.append(die.value)
-            die.clamped_from = None
-            die.value = _roll_once(d, sides, m, rng, die, budget)
-            if d.unique.once:
-                break
+        die.value = _unique_value(d, sides, m, rng, die, budget, die.value, seen)
         seen.add(die.value)
+
+
+def _unique_value(d: Dice, sides: int | str, m: DieModel, rng: random.Random, die: Die, budget: Budget,
+                  value: int, seen: set[int]) -> int:
+    """The die showing ``value`` rolled again while (``uo``: once) an earlier die shows it too and it
+    meets the condition of ``u``. After limits.MAX_REROLLS rerolls, the rest of the run is drawn
+    directly among the faces it can end on (the same odds: each of them was equally likely)."""
+    assert d.unique is not None
+    conditions = d.unique.conditions
+
+    def bad(v: int) -> bool:
+        return v in seen and (not conditions or F.any_holds(conditions, v))
+
+    while bad(value):
+        budget.spend(1)
+        die.rerolled.append(value)
+        die.clamped_from = None
+        if len(die.rerolled) > limits.MAX_REROLLS and not (d.reroll and d.reroll.once):
+            allowed = [f for f in m.standing if not bad(F.clamp(d, f))]
+            face = allowed[rng.randrange(len(allowed))]
+            die.rolls.append(face)
+            value = F.clamp(d, face)
+            if value != face:
+                die.clamped_from = face
+            break
+        value = _roll_once(d, sides, m, rng, die, budget)
+        if d.unique.once:
+            break
+    return value
 
 
 _RANDRANGE = random.Random.randrange

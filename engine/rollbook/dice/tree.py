@@ -77,6 +77,17 @@ class OpenEnded:
 
 
 @dataclass(frozen=True)
+class Match:
+    """Roll20's ``m``/``mt``: dice showing the same face are a set (``size`` of them at least,
+    two unless given; with a ``condition``, only faces that meet it). ``m`` marks them, ``mt``
+    counts the sets instead of adding the dice."""
+
+    total: bool
+    size: int = 2
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True)
 class Keep:
     """Keep or drop ``count`` dice: kh/kl keep the highest/lowest, dh/dl drop them."""
 
@@ -118,6 +129,7 @@ class Dice:
     critical_success: tuple[Condition, ...] | None = None  # ``cs``: marked only; () is the top face
     critical_failure: tuple[Condition, ...] | None = None  # ``cf``: marked only; () is the lowest face
     sort: SortOrder | None = None  # ``s``/``sa``/``sd``: the dice are shown in order
+    match: Match | None = None  # ``m``/``mt``: sets of equal faces, marked or counted
     label: str | None = field(default=None, compare=False)  # ``2d6[fire]``: shown, never counted
     column: int = field(default=0, compare=False)  # 1-based, for error messages
     # where each modifier was written ("reroll", "explode", ...), for error messages

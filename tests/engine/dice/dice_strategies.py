@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 SIDES = ["2", "3", "4", "6", "8", "10", "12", "20", "100", "%", "F"]
 MODIFIERS = ["", "kh1", "kl2", "dl1", "dh1", "k2", "r1", "ro<2", "r>5", "!", "!!", "!p", "!>=5", "oe", "oel",
              "oeh", "mi2", "ma4", ">=4", "=1", "<3", "d1", "r", "ro", "u", "uo", "u=2", "cs", "cf<2", "s", "sd",
-             ">3f<2", "<>2", "!!p", "!<2", "min2", "max4", "kh2dl1", "[fire]"]
+             ">3f<2", "<>2", "!!p", "!<2", "min2", "max4", "kh2dl1", "[fire]", "m", "mt", "m3", "mt>2", "mt3<5",
+             "!u", "!uo", "!u=4"]
 
 terms = st.builds(
     lambda n, s, mods: f"{n}d{s}{''.join(mods)}",
@@ -33,7 +34,8 @@ corpus = ["4d6kh3", "1d20+5 # Climb", "d%", "d20oe", "d100oe5", "10d10>=8", "{4d
           "round(4d10/3)", "max(1d6, 1d8)", "pow(2d4, 2)", "1d20+1.45", "d15%2", "3d20^4", "4d6min3", "2d10u",
           "3d8uo>6", "2d20cs>19cf", "4d6>4f<3", "4d6sd", "d6r", "2d6<>4", "4dF.1", "4d10dh1dl2", "d10!>=5",
           "5d10!k2", "2d6!!p", "{4d6+3d8}k4", "2d6[fire] + 1d4[cold]", "1d20 // note", "1d20 /* a */ + 5",
-          "2d10+STR", "floor(7/2)d6", "sqrt(1d6)", "{1d20, 1d20}>10f<3sd"]
+          "2d10+STR", "floor(7/2)d6", "sqrt(1d6)", "{1d20, 1d20}>10f<3sd", "6d6m", "5d10mt", "6d6mt3>2",
+          "4d6!u", "3d8!uo>6kh2", "20d20u"]
 
 
 @st.composite

@@ -65,11 +65,11 @@ def roll_all(expression: str, count: int, rng: random.Random, budget: Budget) ->
 @pytest.mark.parametrize("expression, count", [("1000d10000r<10000", 1), ("1000d10000r<9999", 1), ("999d2!", 20),
                                                ("1000d20r<20", 1), ("500d2!p", 20)])
 def test_stopped_while_rolling(expression, count):
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the test runs share a loaded machine (see test_fuzz.QUICK)
     answer = ask_roll(expression, count)
     assert not answer["ok"] and answer["error"]["kind"] == "limit"
     assert "at most 10,000 dice rolled in one request" in answer["error"]["message"]
-    assert IN_BROWSER or time.perf_counter() - start < 0.5
+    assert IN_BROWSER or time.process_time() - start < 0.5
 
 
 def test_the_budget_is_shared_across_the_count():

@@ -97,3 +97,46 @@ def test_prob_at_most_is_the_chance_of_a_total_of_t_or_less(capsys):
     assert code == 0 and data["at_most"] == 4
     assert data["p_at_most"] == data["p_at_most_max"] == "1/6" and data["p_at_least"] == "5/12"
     assert "P(total <= 4) = 1/6" in data["text"] and "P(total >= 8) = 5/12" in data["text"]
+
+
+# --- prob --estimate: odds from seeded rolls, where exact odds are out of reach ------------------
+
+def ask_prob(**args) -> dict:
+    return api.call({"command": "prob", "args": args})
+
+
+def test_exact_odds_out_of_reach_say_so_and_point_at_the_estimate():
+    answer = ask_prob(expression="1000d100")
+    assert not answer["ok"] and answer["error"]["kind"] == "limit"
+    assert answer["error"]["message"].startswith("exact odds are out of reach: at most 20,000 different totals")
+    assert "prob --estimate 10000" in answer["error"]["message"]
+
+
+def test_an_estimate_is_labelled_seeded_and_counts_its_rolls():
+    first = ask_prob(expression="3d6", estimate=2000, seed=5, at_least=12)["result"]
+    assert first == ask_prob(expression="3d6", estimate=2000, seed=5, at_least=12)["result"]
+    assert first["estimate"] is True and first["rolls"] == 2000 and first["seed"] == 5
+    assert first["text"].startswith("3d6: ESTIMATED from 2,000 rolls (not exact)")
+    assert abs(first["margin"] - 1.96 * (0.25 / 2000) ** 0.5) < 1e-12
+    shares = {int(v): Fraction(p) for v, p in first["distribution"].items()}
+    assert sum(shares.values()) == 1 and all((p * 2000).denominator == 1 for p in shares.values())
+    assert Fraction(first["p_at_least"]) == sum(p for v, p in shares.items() if v >= 12)
+    # within its margin of the exact answer (this seed; a 95% interval misses one time in twenty)
+    exact = Fraction(ask_prob(expression="3d6", at_least=12)["result"]["p_at_least"])
+    assert abs(float(Fraction(first["p_at_least"]) - exact)) < first["margin"]
+    assert ask_prob(expression="3d6", estimate=2000, seed=6)["result"]["distribution"] != first["distribution"]
+
+
+def test_an_estimate_stops_when_the_dice_run_out_and_shows_wide_totals_by_range():
+    result = ask_prob(expression="1000d100", estimate=10000, seed=1)["result"]
+    assert result["rolls"] == 1000  # a million dice in all
+    ranges = result["ranges"]
+    assert 10 <= len(ranges) <= 20 and ranges[0]["from"] == result["min"] and ranges[-1]["to"] == result["max"]
+    assert all(a["to"] + 1 == b["from"] for a, b in zip(ranges, ranges[1:]))
+    assert sum(Fraction(r["share"]) for r in ranges) == 1
+
+
+@pytest.mark.parametrize("n", [0, -3, 10001])
+def test_an_estimate_takes_1_to_10000_rolls(n):
+    answer = ask_prob(expression="3d6", estimate=n, seed=1)
+    assert not answer["ok"] and "an estimate takes 1 to 10,000 rolls" in answer["error"]["message"]

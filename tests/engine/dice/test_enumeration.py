@@ -91,13 +91,16 @@ def assert_agrees(expression: str) -> None:
     "1d4!", "2d4!k1", "2d4!kl1", "2d3!d1", "2d4!>=3kh1", "1d4!p", "2d4!pk1", "1d4!!p", "2d4!>3", "3d4!<2kh1",
     "2d4!>=3", "2d4!>=3>=3", "2d4!p>=3>2", "1d4[fire] + 2[bonus]", "{1d4/2, 1d4/2, 1d4/2}kh2",
     "{1d4/2, 1d4/2}kh1>1", "{1d3/3, 1d2}dl1",
+    # Roll20's matches, and unique dice that explode
+    "3d4m", "4d3mt", "4d3mt3", "4d4mt>2", "3d3mt<3", "3d4r1mt", "2d4!!mt", "3d4mi2mt", "3d4kh2m", "4d4m3",
+    "2d4!u", "2d3!ukh1", "2d4!uo", "2d4!u=4", "1d4!>=3u", "2d4!u>2", "2d4!u>=3",
 ])
 def test_each_notation_agrees_with_brute_force(expression):
     assert_agrees(expression)
 
 
 MODIFIERS = ["", "kh1", "kl1", "dh1", "dl1", "kh2dl1", "r", "ro", "r<2", "u", "uo", "u>2", ">2", ">2f<2", "<>2",
-             "cs", "cf<2", "s", "sd", "!", "!>=3", "!!", "!p", "!!p", "mi2", "ma3"]
+             "cs", "cf<2", "s", "sd", "!", "!>=3", "!!", "!p", "!!p", "mi2", "ma3", "m", "mt", "mt3", "mt>1"]
 
 
 @st.composite

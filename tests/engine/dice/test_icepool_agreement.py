@@ -75,7 +75,22 @@ EXACT = {
     "{2d6, 1d12}kh1>=7": lambda: icepool.highest(2 @ d6, icepool.d12, keep=1).map(count_if(lambda x: x >= 7)),
     "20d100": lambda: 20 @ d100,
     "12d20kh4 - 1d10": lambda: d20.pool(12).highest(4).sum() - d10,
+    # Roll20's matches: the sets of equal faces (of at least so many dice, among faces that meet a
+    # condition), counted from icepool's sorted pool
+    "6d6mt": lambda: d6.pool(6).expand().map(lambda t: sets(t, 2)),
+    "5d10mt3": lambda: d10.pool(5).expand().map(lambda t: sets(t, 3)),
+    "7d8mt>4": lambda: icepool.d8.pool(7).expand().map(lambda t: sets(t, 2, lambda x: x > 4)),
+    "4d6r1mt": lambda: d6.reroll([1], depth="inf").pool(4).expand().map(lambda t: sets(t, 2)),
+    "6d6m": lambda: 6 @ d6,
+    # unique dice with equally likely faces: dealt from a deck, without replacement
+    "8d20u": lambda: icepool.Deck(range(1, 21)).deal(8).sum(),
+    "6d10ukh2": lambda: icepool.Deck(range(1, 11)).deal(6).highest(2).sum(),
+    "5d12udl1": lambda: icepool.Deck(range(1, 13)).deal(5).highest(4).sum(),
 }
+
+
+def sets(faces: tuple[int, ...], size: int, test=lambda x: True) -> int:
+    return sum(1 for v in set(faces) if test(v) and faces.count(v) >= size)
 
 
 @pytest.mark.parametrize("expression", sorted(EXACT))
