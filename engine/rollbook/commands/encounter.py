@@ -11,6 +11,7 @@ import random
 from typing import Annotated, Any, Literal
 
 from rollbook.commands import Arg, Result, command
+from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
 from rollbook.errors import RollbookError
 from rollbook.systems import RULE_SETS
@@ -157,14 +158,25 @@ def attack(
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     attack_bonus: Annotated[int, Arg("applicable attack bonuses (e.g. a location's skill penalty, when it applies)")] = 0,
     defense_bonus: Annotated[int, Arg("applicable defense bonuses")] = 0,
+    power: oc_commands.Power = None,
+    power_score: Annotated[int | None, Arg("a physical Power's score (its combat skill) or a Mental Power's score")] = None,
+    power_damage: Annotated[int | None, Arg("the Power's own damage (a number the GM gives; 0 for none)")] = None,
+    attack_skill: Annotated[int | None, Arg("a touch Power's Hand-to-Hand skill, when not the attacker's attack skill")] = None,
+    resistance: Annotated[int, Arg("the target's Magic Resistance, against a Mental Power")] = 0,
+    power_protection: oc_commands.PowerProtection = 0,
+    substance_flaw: oc_commands.SubstanceFlaw = False,
+    critical_bonus: oc_commands.CriticalBonus = 0,
     rng: random.Random,
 ) -> Result:
     """OpenCore: attack on the attacker's turn (or with a fumble's extra attack); the wound and its effects are applied."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "'encounter attack'")
+    powers = opencore.Powers(power=power, power_score=power_score, power_damage=power_damage, attack_skill=attack_skill,
+                             resistance=resistance, power_protection=power_protection, substance_flaw=substance_flaw,
+                             critical_bonus=critical_bonus)
     return _answer(*opencore.attack(enc, attacker, target, rng, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
                                     attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
-                                    critical_type=critical_type, weapon=weapon, mode=mode))
+                                    critical_type=critical_type, weapon=weapon, mode=mode, powers=powers))
 
 
 @command("encounter action", writes="encounter")

@@ -176,6 +176,8 @@ def attack(
     defending: Annotated[bool, Arg("the defender took the Defense action: defense skill doubled")] = False,
     stunned: Annotated[bool, Arg("the defender is stunned: -50 to the defense roll")] = False,
     unconscious: Annotated[bool, Arg("the defender is unconscious: unable to defend, so no defense roll")] = False,
+    attacker_stunned: Annotated[bool, Arg("the attacker is stunned: unable to attack (refused)")] = False,
+    attacker_unconscious: Annotated[bool, Arg("the attacker is unconscious: unable to attack or use Powers (refused)")] = False,
     attack_roll: Annotated[int | None, Arg("the attacker's 1d100 (rolled when left out)")] = None,
     defense_roll: Annotated[int | None, Arg("the defender's 1d100 (rolled when left out)")] = None,
     weapon: Annotated[str | None, Arg("weapon class: roll its damage on a hit, e.g. Sword")] = None,
@@ -202,6 +204,12 @@ def attack(
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
     options = opencore.Options(str_damage=str_damage, death_at=death_at)
     # Everything is checked before rolling, so a typo costs no dice.
+    for condition, term in ((attacker_unconscious, "Unconscious"), (attacker_stunned, "Stun")):
+        if condition:  # Terminology: "Stun: unable to attack", "Unconscious: unable to attack, defend, move or use Powers"
+            raise RollbookError(f"the attacker is {'stunned' if term == 'Stun' else 'unconscious'}: "
+                                f"{term}: {opencore.term_meaning(term)}",
+                                hint="no attack this round: a stunned character may still move, use a skill, Bide or take "
+                                     "the Defense action" if term == "Stun" else "no attack until the character wakes")
     skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
                           resistance=resistance, weapon=weapon)
     if power == "mental" or unconscious:

@@ -485,6 +485,11 @@ def action_value(action: str, field: str) -> int:
     return next(r for r in tables.get("opencore.actions").rows if r["action"] == action)[field]
 
 
+def term_meaning(term: str) -> str:
+    """What the Terminology table says a critical's effect means, in its words."""
+    return str(next(r for r in tables.get("opencore.terminology").rows if r["term"] == term)["meaning"])
+
+
 def stun_defense_penalty() -> int:
     """Stun: unable to attack, -50 to defense rolls (Terminology)."""
     return next(r for r in tables.get("opencore.terminology").rows if r["term"] == "Stun")["defense_penalty"]

@@ -272,3 +272,24 @@ def test_an_unconscious_defender_cannot_defend():
     fumbled = call("opencore attack", attack_skill=90, unconscious=True, attack_roll=5, seed=1)
     assert not fumbled["hit"] and "attacker" in fumbled["fumbles"]
     assert "unable to defend" in refused("opencore attack", attack_skill=9, unconscious=True, defense_skill=30)
+
+
+# --- "Stun: unable to attack, -50 to defense rolls"; "Unconscious: unable to attack, defend, move or use Powers"
+
+
+def test_a_stunned_attacker_is_unable_to_attack():
+    message = refused("opencore attack", **SWORD_HIT, attacker_stunned=True)
+    assert "stunned" in message and "unable to attack" in message
+    # the same attack from a character who is not stunned is made, so the flag alone refuses it
+    assert call("opencore attack", **SWORD_HIT, seed=1)["hit"] is True
+
+
+def test_an_unconscious_attacker_is_unable_to_attack_or_use_powers():
+    assert "unable to attack, defend, move or use Powers" in refused("opencore attack", **SWORD_HIT, attacker_unconscious=True)
+    assert "unconscious" in refused("opencore attack", power="mental", power_score=60, power_damage=10,
+                                    attacker_unconscious=True)
+
+
+def test_a_stunned_defender_still_defends_at_minus_50_and_a_stunned_attacker_only_is_refused():
+    out = call("opencore attack", **SWORD_HIT, stunned=True, seed=1)
+    assert out["defense_total"] == 20 + 30 - 50
