@@ -230,6 +230,14 @@ def damage(
             "reason": result.reason, "text": f"{result.damage} {unit} ({result.reason})"}
 
 
+@command("cyno levels")
+def levels() -> Result:
+    """Every damage-rating level, highest first: its symbol and its name (Kilo+1 for the unnamed level above Kilo)."""
+    out = [{"level": level, "symbol": symbol, "name": cyno.level_name(level), "unit": symbol + "DP"}
+           for level, symbol in sorted(cyno.level_symbols().items(), reverse=True)]
+    return {"levels": out, "text": ", ".join(f"{row['unit']} ({row['name']})" for row in out)}
+
+
 @command("cyno convert")
 def convert(
     amount: Annotated[str, Arg("damage points, e.g. 5 or 2.5", metavar="AMOUNT")],

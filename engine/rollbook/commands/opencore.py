@@ -542,7 +542,8 @@ def successes(
     shown = tuple(rolls) if rolls is not None else tuple(roll_total(f"1d{sides}", rng) for _ in range(count))
     result = opencore.success_count(shown, sides=sides, at_least=at_least, needed=needed)
     verdict = "success" if result.success else "failure"
-    return {"dice": f"{count}d{sides}", "rolls": list(result.rolls), "at_least": at_least, "needed": needed,
+    return {"dice": f"{count}d{sides}", "rolls": list(result.rolls), "counted": list(result.counted),
+            "at_least": at_least, "needed": needed,
             "successes": result.successes, "success": result.success, "chance": str(result.chance),
             "text": f"{count}d{sides} {', '.join(map(str, result.rolls))}: {result.successes} at {at_least} or higher, "
                     f"{needed} needed: {verdict} (chance {result.chance})"}

@@ -428,6 +428,16 @@ def level_symbol(level: int) -> str:
     return level_symbols()[level]
 
 
+def level_name(level: int) -> str:
+    """A level's name as the document gives it: the prefix (Kilo, "-" for the basic unit), or for an
+    unnamed level the named level below it plus the distance, "Kilo+1 for one level above Kilo"."""
+    names = {row["level"]: row["prefix"] for row in tables.get("cyno.metric").rows}
+    below = max(named for named in names if named <= level)
+    if below == level:
+        return "basic unit" if names[level] == "-" else names[level]
+    return f"{names[below]}+{level - below}"
+
+
 def convert(amount: Fraction | int, from_level: int, to_level: int) -> Fraction:
     """Move the decimal point: one place per level (1 daDP = 10 DP)."""
     return Fraction(amount) * Fraction(10) ** (from_level - to_level)

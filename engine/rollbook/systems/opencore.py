@@ -741,6 +741,11 @@ class SuccessCount:
     success: bool
     chance: Fraction  # of at least ``needed`` successes, before rolling
 
+    @property
+    def counted(self) -> tuple[bool, ...]:
+        """For each die, whether it counts as a success."""
+        return tuple(value >= self.at_least for value in self.rolls)
+
 
 def success_count_chance(dice: int, sides: int, at_least: int, needed: int) -> Fraction:
     """P(at least ``needed`` of ``dice`` dice show ``at_least`` or more), exactly (binomial)."""
@@ -760,6 +765,7 @@ def success_count(rolls: tuple[int, ...], *, sides: int, at_least: int, needed: 
     check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}")
     for position, value in enumerate(rolls, 1):
         check_range(f"die number {position}", value, 1, sides)
-    successes = sum(value >= at_least for value in rolls)
+    counted = SuccessCount(rolls, sides, at_least, needed, 0, False, Fraction(0)).counted
+    successes = sum(counted)
     return SuccessCount(rolls, sides, at_least, needed, successes, successes >= needed,
                         success_count_chance(len(rolls), sides, at_least, needed))

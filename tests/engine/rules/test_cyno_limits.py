@@ -134,3 +134,16 @@ def test_large_and_small_target_exclude_each_other_unless_the_gm_allows_both():
     assert sum(m.modifier for m in both) == 0
     with pytest.raises(RollbookError, match="cannot both apply"):  # other groups stay exclusive
         cyno.strike_modifiers(conditions=["half-cover", "quarter-cover"], options=cyno.Options(target_size="both"))
+
+
+def test_every_level_is_listed_with_the_document_s_names():
+    # "we will call them Kilo+1 for one level above Kilo and Kilo+2 for two levels above Kilo. The same
+    # applies to levels between Mega and Giga, and any other levels without a name."
+    listed = call("cyno levels")["levels"]
+    names = [row["name"] for row in listed]
+    assert names[names.index("Mega") + 1:names.index("Kilo") + 1] == ["Kilo+2", "Kilo+1", "Kilo"]
+    assert [row["level"] for row in listed] == list(range(18, -19, -1))  # every power of ten, highest first
+    for row in listed:  # each name and symbol is read back as its own level
+        assert cyno.parse_level(row["symbol"]) == row["level"]
+        if row["name"] != "basic unit":
+            assert cyno.parse_level(row["name"]) == row["level"]

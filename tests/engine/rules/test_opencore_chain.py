@@ -293,3 +293,8 @@ def test_an_unconscious_attacker_is_unable_to_attack_or_use_powers():
 def test_a_stunned_defender_still_defends_at_minus_50_and_a_stunned_attacker_only_is_refused():
     out = call("opencore attack", **SWORD_HIT, stunned=True, seed=1)
     assert out["defense_total"] == 20 + 30 - 50
+
+
+def test_the_success_count_says_which_dice_counted():
+    out = call("opencore successes", dice="4d10", at_least=8, rolls=[7, 8, 10, 1], needed=2)
+    assert out["counted"] == [False, True, True, False] and out["successes"] == 2 and out["success"] is True
