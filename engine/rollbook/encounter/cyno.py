@@ -237,6 +237,9 @@ def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, range
     skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
     if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
         return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
+    if defense == "parry" and ranged:  # only a blow can be parried (ruling cyno-parry-blows-only)
+        return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
+                          ranged=True, options=opts)
     if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss
         return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None,
                             "the strike missed anyway")

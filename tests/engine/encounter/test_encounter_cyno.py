@@ -125,3 +125,12 @@ def test_a_dodge_against_a_shot_costs_its_action_or_not_by_the_ruling():
     kept = call("strike", encounter=free, attacker="p1", target="g1", roll=15, defense="dodge", ranged=True,
                 damage_roll=4)
     assert who(kept["encounter"], "g1")["actions_left"] == 2 and who(kept["encounter"], "g1")["dp"] == 16
+
+
+def test_a_shot_cannot_be_parried_so_the_damage_lands():
+    # ruling cyno-parry-blows-only: "block the enemy's blow"
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    answer = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, defense="parry", ranged=True,
+                  percentile=30, damage_roll=6)
+    assert who(answer["encounter"], "g1")["dp"] == 14 and "parry is not allowed" in answer["text"]
+    assert who(answer["encounter"], "g1")["actions_left"] == 2  # Sid parries with his skill: nothing spent

@@ -147,3 +147,16 @@ def test_every_level_is_listed_with_the_document_s_names():
         assert cyno.parse_level(row["symbol"]) == row["level"]
         if row["name"] != "basic unit":
             assert cyno.parse_level(row["name"]) == row["level"]
+
+
+def test_only_a_blow_can_be_parried_unless_the_gm_allows_more():
+    """"block the enemy's blow with a weapon or a limb" (ruling cyno-parry-blows-only)."""
+    shot = call("cyno parry", strike=12, roll=15, ranged=True, damage=7)
+    assert shot["allowed"] is False and shot["success"] is False and shot["actions_spent"] == 1
+    assert shot["weapon_or_limb_damage"] is None and "blow" in shot["reason"]
+    assert call("cyno parry", strike=12, ranged=True, skill=60)["actions_spent"] == 0  # a skilled parry costs nothing
+    assert call("cyno parry", strike=12, roll=15, ranged=True, impossible_dodge="free")["actions_spent"] == 0
+    allowed = call("cyno parry", strike=12, roll=15, ranged=True, ranged_parry="allowed", damage=7)
+    assert allowed["allowed"] and allowed["success"] and allowed["weapon_or_limb_damage"] == 7
+    blow = call("cyno parry", strike=12, roll=15, damage=7)  # the same parry against a blow
+    assert blow["allowed"] and blow["success"]
