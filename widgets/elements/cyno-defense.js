@@ -75,16 +75,20 @@ class CynoParry extends RollbookTool {
       { name: "skill", label: "Hand-to-hand skill %", kind: "int", help: "a percentage roll instead of the d20", blame: ["hand-to-hand", "skill"] },
       { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here" },
       { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it", blame: ["damage"] },
+      { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", blame: ["--ranged"] },
       UNAWARE,
       { name: "failed_skilled_parry", label: "A failed parry with the skill", kind: "choice", section: RULINGS, wide: true, initial: "free",
-        options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] }];
+        options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] },
+      { name: "ranged_parry", label: "Against an attack that is not hand-to-hand", kind: "choice", section: RULINGS, wide: true, initial: "blow-only",
+        options: [{ value: "blow-only", label: "no parry: only a blow is parried" }, { value: "allowed", label: "a parry may be tried (ruling option)" }] }];
   }
 
   request(values, seed) {
     return { command: "cyno parry", args: given({
       strike: typed(values.strike), reflex: typed(values.reflex), bonus: typed(values.bonus), roll: typed(values.roll),
       skill: typed(values.skill), skill_roll: typed(values.skill_roll), damage: typed(values.damage),
-      unaware: values.unaware || undefined, failed_skilled_parry: values.failed_skilled_parry || undefined, seed,
+      unaware: values.unaware || undefined, ranged: values.ranged || undefined,
+      failed_skilled_parry: values.failed_skilled_parry || undefined, ranged_parry: values.ranged_parry || undefined, seed,
     }) };
   }
 

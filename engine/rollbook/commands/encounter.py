@@ -329,7 +329,10 @@ def strike(
     unaware: Annotated[bool, Arg("the target does not know it is attacked: no dodge or parry")] = False,
     defense_roll: Annotated[int | None, Arg("the dodge or parry d20 (rolled when needed)")] = None,
     percentile: Annotated[int | None, Arg("the blind dodge's or skilled parry's percentage roll (rolled when needed)")] = None,
-    damage_roll: Annotated[int | None, Arg("the weapon's damage roll (rolled on a hit)")] = None,
+    damage_roll: Annotated[int | None, Arg("the weapon's damage roll (rolled on a hit; a volley's: all its missiles')")] = None,
+    rocket: Annotated[bool, Arg("an unguided rocket: -2 to hit")] = False,
+    volley: Annotated[int | None, Arg("a guided missile volley of this many missiles: no bonuses or penalties, all hit or all miss")] = None,
+    location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against the weaponry skill (rolled when left out)")] = None,
     rng: random.Random,
 ) -> Result:
     """Cyno: strike on the attacker's turn (one action), against the target's declared dodge or parry; damage across levels."""
@@ -337,4 +340,5 @@ def strike(
     _for(enc, "cyno", "'encounter strike'")
     return _answer(*cyno.strike(enc, attacker, target, rng, defense=defense, roll=roll, conditions=condition or [],
                                 aim=aim, ranged=ranged, unaware=unaware, defense_roll=defense_roll,
-                                percentile=percentile, damage_roll=damage_roll))
+                                percentile=percentile, damage_roll=damage_roll, rocket=rocket, volley=volley,
+                                location_roll=location_roll))
