@@ -606,6 +606,22 @@ def _damage_json(result: opencore.Damage) -> Result:
             "text": f"{result.damage} damage: {' '.join(steps)}" + (", bleeding 1 HP a round" if result.bleeding else "")}
 
 
+@command("opencore move")
+def move(
+    *,
+    feet: Annotated[int | None, Arg("the distance to cover, in feet: how many actions (and rounds) it takes")] = None,
+    actions: Annotated[int | None, Arg("movement actions: how far they go")] = None,
+) -> Result:
+    """Movement in combat: ten feet per action, a single action per round."""
+    result = opencore.movement(feet=feet, actions=actions)
+    plural = "" if result.actions == 1 else "s"
+    text = (f"{result.feet} feet: {result.actions} movement action{plural} ({result.rounds} round{plural}) "
+            f"at {result.feet_per_action} feet per action" if feet is not None else
+            f"{result.actions} movement action{plural}: {result.feet} feet ({result.rounds} round{plural})")
+    return {"feet": result.feet, "actions": result.actions, "rounds": result.rounds,
+            "feet_per_action": result.feet_per_action, "text": text}
+
+
 @command("opencore mental-power")
 def mental_power(
     *,

@@ -490,6 +490,32 @@ def term_meaning(term: str) -> str:
     return str(next(r for r in tables.get("opencore.terminology").rows if r["term"] == term)["meaning"])
 
 
+@dataclass(frozen=True)
+class Movement:
+    feet: int  # the distance covered
+    actions: int  # the movement actions it takes (a part of the step takes a whole action)
+    rounds: int  # combat rounds, at "a single action per combat round"
+    feet_per_action: int
+
+
+def movement(*, feet: int | None = None, actions: int | None = None) -> Movement:
+    """"Movement: Character can move ten feet per action", one action a round: the actions (and
+    rounds) a distance takes, a part of ten feet taking a whole action (ruling opencore-movement-steps),
+    or the distance some actions cover."""
+    step = int(action_value("Movement", "feet_per_action"))
+    if feet is not None and actions is not None:
+        raise RollbookError("give the distance in feet or the number of actions, not both", hint="e.g. --feet 35")
+    if feet is None and actions is None:
+        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="e.g. --feet 35")
+    if feet is not None:
+        check_range("the distance in feet", feet, 0, 10**9)
+        needed = -(-feet // step)
+        return Movement(feet, needed, needed, step)
+    assert actions is not None
+    check_range("the number of actions", actions, 0, 10**9)
+    return Movement(actions * step, actions, actions, step)
+
+
 def stun_defense_penalty() -> int:
     """Stun: unable to attack, -50 to defense rolls (Terminology)."""
     return next(r for r in tables.get("opencore.terminology").rows if r["term"] == "Stun")["defense_penalty"]

@@ -298,3 +298,19 @@ def test_a_stunned_defender_still_defends_at_minus_50_and_a_stunned_attacker_onl
 def test_the_success_count_says_which_dice_counted():
     out = call("opencore successes", dice="4d10", at_least=8, rolls=[7, 8, 10, 1], needed=2)
     assert out["counted"] == [False, True, True, False] and out["successes"] == 2 and out["success"] is True
+
+
+# --- "Movement: Character can move ten feet per action"; "a single action per combat round" ------
+
+
+@pytest.mark.parametrize(("feet", "actions"), [(0, 0), (1, 1), (10, 1), (11, 2), (35, 4), (40, 4)])
+def test_movement_takes_an_action_per_ten_feet_and_a_part_takes_a_whole_one(feet, actions):
+    out = call("opencore move", feet=feet)
+    assert (out["actions"], out["rounds"], out["feet_per_action"]) == (actions, actions, 10)
+
+
+def test_movement_actions_cover_ten_feet_each_and_the_question_must_be_one():
+    assert call("opencore move", actions=3)["feet"] == 30
+    assert "not both" in refused("opencore move", feet=30, actions=3)
+    assert "how far" in refused("opencore move")
+    assert "between" in refused("opencore move", feet=-5)
