@@ -181,6 +181,19 @@ def test_damage_across_levels_needs_no_dice_and_is_not_logged(phone, base_url: s
     assert kept_log(page) == []
 
 
+def test_movement_is_the_engines_count_of_actions_and_not_logged(phone, base_url: str) -> None:
+    expected = engine("opencore move", feet=35)  # "ten feet per action": 4 actions, one a round
+    page = phone.new_page()
+    page.goto(base_url + link("opencore-move", feet=35))
+    widget = page.locator("rollbook-opencore-move")
+    assert shown_text(widget) == expected["text"]
+    expect(widget.locator(".rollbook-total__value")).to_have_text(str(expected["actions"]))
+    widget.get_by_label("or movement actions").fill("2")
+    widget.get_by_label("or movement actions").press("Enter")
+    expect(widget.locator(".rollbook-problem")).to_contain_text("not both", timeout=ENGINE_TIMEOUT_MS)
+    assert kept_log(page) == []
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
     context = phone_context(browser, base_url, outside, color_scheme=scheme)
@@ -191,7 +204,7 @@ def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, ba
         page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
         expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
         widgets = page.evaluate("() => [...document.querySelectorAll('.rollbook-widget')].map((el) => el.localName)")
-        assert len(widgets) == 12
+        assert len(widgets) == 13
         assert axe_violations(page, within=widgets) == []
     finally:
         context.close()

@@ -2,7 +2,8 @@
 // factor + the armor's penalty (+20 after Bide), as "opencore initiative" rules it; and
 // <rollbook-opencore-group-initiative>: each side's 1d6, ties rolled again; and
 // <rollbook-opencore-party-initiative>: several characters in the order of their individual
-// initiative, as "opencore party-initiative" rules it (ties roll 1d20 again).
+// initiative, as "opencore party-initiative" rules it (ties roll 1d20 again); and
+// <rollbook-opencore-move>: how many movement actions (rounds) a distance takes ("opencore move").
 
 import { define, given, html, lines, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 import { kept } from "../session.js";
@@ -117,6 +118,31 @@ class OpenCorePartyInitiative extends RollbookTool {
   }
 }
 
+class OpenCoreMove extends RollbookTool {
+  static tool = "opencore-move";
+  static page = "tools/combat/";
+  static action = "How long?";
+  static rolls = false;
+
+  fields() {
+    return [
+      { name: "feet", label: "Distance in feet", kind: "int", blame: ["distance", "feet"] },
+      { name: "actions", label: "or movement actions", kind: "int", blame: ["number of actions"] },
+    ];
+  }
+
+  request(values) {
+    return { command: "opencore move", args: given({ feet: typed(values.feet), actions: typed(values.actions) }) };
+  }
+
+  details(result, values) {
+    return typed(values.feet) !== undefined
+      ? verdict(`${result.feet} feet`, result.actions, result.actions === 1 ? "action" : "actions")
+      : verdict(`${result.actions} movement action${result.actions === 1 ? "" : "s"}`, result.feet, "feet");
+  }
+}
+
 define("rollbook-opencore-initiative", OpenCoreInitiative);
+define("rollbook-opencore-move", OpenCoreMove);
 define("rollbook-opencore-party-initiative", OpenCorePartyInitiative);
 define("rollbook-opencore-group-initiative", OpenCoreGroupInitiative);
