@@ -9,7 +9,9 @@
 // - Enter or the main button asks; a result is kept in the roll log with a link (the page, the
 //   inputs and the seed) that shows the very same result on any device, without logging it again;
 // - several helpers share a page: a link says which one it is for (?tool=…), and the page opens
-//   on its answer.
+//   on its answer;
+// - fields with a `section` fold away under its name (a long form stays short on a phone); a
+//   section opens by itself when a link fills one of its fields or the engine's message names one.
 
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
@@ -19,7 +21,12 @@ import { keepResult, SITE_ROOT } from "./session.js";
 export { define, html, nothing };
 
 // How a field is written in a share link (see links.js).
-const LINKED = { int: "text", text: "text", choice: "text", bool: "bool", checks: "text" };
+const LINKED = { int: "text", text: "text", choice: "text", bool: "bool", checks: "text", lines: "text" };
+
+/** The lines of a "lines" field (one entry a line), blank ones left out. */
+export function lines(value) {
+  return String(value ?? "").split("\n").map((line) => line.trim()).filter(Boolean);
+}
 
 /** A typed number as the engine takes it: a whole number when it is one, else the text itself
  *  (the engine then says what is wrong with it); blank is left out. */
@@ -56,12 +63,14 @@ export class RollbookTool extends RollbookElement {
     this.asked = null; // {values, seed, shared}
     this.busy = false;
     this.linkProblems = [];
+    this.opened = new Set(); // the sections the reader opened
     const schema = { tool: "text", seed: "int", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])) };
     const { values, problems } = readQuery(schema, location.search);
     if (values.tool === this.constructor.tool) {
       this.linkProblems = problems;
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
+      for (const f of fields) if (f.section && (this.values[f.name] ?? "") !== (f.initial ?? (f.kind === "bool" ? false : ""))) this.opened.add(f.section);
       this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
     }
   }
@@ -120,7 +129,8 @@ export class RollbookTool extends RollbookElement {
     const message = this.answer.error.message.toLowerCase();
     const mentions = (words) => words && new RegExp(`(^|[^a-z])${words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(message);
     const shown = this.fields().filter((f) => !f.hidden?.(this.values));
-    return shown.find((f) => mentions(f.name) || mentions(f.name.replaceAll("_", " ")) || (f.blame ?? []).some(mentions) || mentions(f.label))?.name ?? null;
+    return shown.find((f) => mentions(f.name) || mentions(f.name.replaceAll("_", " ")) || mentions(f.name.replaceAll("_", "-"))
+      || (f.blame ?? []).some(mentions) || mentions(f.label))?.name ?? null;
   }
 
   fieldView(field, blamed) {
@@ -155,6 +165,15 @@ export class RollbookTool extends RollbookElement {
           .checked=${chosen.has(o.value)} @change=${(e) => toggle(o, e.target.checked)}> ${o.label}</label>`)}
         ${problem}</fieldset>`;
     }
+    if (field.kind === "lines") {
+      return html`<div class="rollbook-field rollbook-field--wide">
+        <label for=${id}>${field.label}</label>
+        <textarea id=${id} name=${field.name} .value=${value ?? ""} rows=${field.rows ?? 4} autocomplete="off" spellcheck="false"
+          placeholder=${field.placeholder ?? nothing} aria-invalid=${blamed === field.name ? "true" : "false"} aria-describedby=${describedBy}
+          @input=${(e) => { this.values = { ...this.values, [field.name]: e.target.value }; }}
+          @change=${(e) => this.change(field.name, e.target.value)}></textarea>
+        ${help}${problem}</div>`;
+    }
     return html`<div class="rollbook-field">
       <label for=${id}>${field.label}</label>
       <input type="text" id=${id} name=${field.name} .value=${value ?? ""} autocomplete="off" spellcheck="false"
@@ -181,9 +200,7 @@ export class RollbookTool extends RollbookElement {
     return html`
       <form class="rollbook-tool__form" @submit=${(e) => this.#submit(e)}>
         ${this.intro?.() ?? nothing}
-        <div class="rollbook-fields">
-          ${this.fields().filter((f) => !f.hidden?.(this.values)).map((f) => this.fieldView(f, blamed))}
-        </div>
+        ${this.#blocks().map((block) => this.#blockView(block, blamed))}
         ${this.preview?.() ?? nothing}
         ${failed && blamed === null ? this.problemView(`${tool}-problem`) : nothing}
         <button type="submit" class="md-button md-button--primary rollbook-tool__go">${this.constructor.action}</button>
@@ -194,6 +211,26 @@ export class RollbookTool extends RollbookElement {
         ${this.busy ? html`<p class="rollbook-answer__wait">${this.engine.state === "starting" ? "Kept: answered as soon as the engine is ready." : "Rolling…"}</p>` : nothing}
         ${this.answer?.ok ? this.#answerView() : nothing}
       </section>`;
+  }
+
+  /** The shown fields in blocks: the unsectioned ones in order, each section where it first appears. */
+  #blocks() {
+    const blocks = [];
+    for (const f of this.fields().filter((field) => !field.hidden?.(this.values))) {
+      const block = f.section ? blocks.find((b) => b.section === f.section) : blocks.at(-1)?.section ? undefined : blocks.at(-1);
+      if (block) block.fields.push(f);
+      else blocks.push({ section: f.section, fields: [f] });
+    }
+    return blocks;
+  }
+
+  #blockView({ section, fields }, blamed) {
+    const grid = html`<div class="rollbook-fields">${fields.map((f) => this.fieldView(f, blamed))}</div>`;
+    if (!section) return grid;
+    const open = this.opened.has(section) || fields.some((f) => f.name === blamed);
+    return html`<details class="rollbook-fold" ?open=${open}
+      @toggle=${(e) => (e.target.open ? this.opened.add(section) : this.opened.delete(section))}>
+      <summary>${section}</summary>${grid}</details>`;
   }
 
   #answerView() {

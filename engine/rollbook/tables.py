@@ -142,7 +142,7 @@ _ROW_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "critical": (frozenset({"low", "high"}),
                  frozenset({"extra_damage", "bloodloss", "stun_rounds", "unconscious_rounds", "location",
                             "skill_penalty"})),
-    "actions": (frozenset({"action", "description"}), frozenset({"initiative_bonus", "defense_multiplier"})),
+    "actions": (frozenset({"action", "description"}), frozenset({"initiative_bonus", "defense_multiplier", "feet_per_action"})),
     "terms": (frozenset({"term", "meaning"}), frozenset({"defense_penalty", "hp_per_round"})),
     "dc": (frozenset({"complexity", "dc"}), frozenset()),
     "initiative": (frozenset(), frozenset()),
@@ -207,6 +207,7 @@ def validation_problems(tables: Any) -> list[str]:
 
 
 _MULTIPLIED = {2: "doubled", 3: "tripled"}
+_NUMBER_WORDS = {5: "five", 10: "ten", 20: "twenty"}
 
 
 def _action_numbers_in_words(row: Row) -> list[str]:
@@ -216,6 +217,8 @@ def _action_numbers_in_words(row: Row) -> list[str]:
         words.append(f"{format_modifier(row['initiative_bonus'])} bonus to his initiative roll")
     if "defense_multiplier" in row:
         words.append(f"defensive skills are {_MULTIPLIED.get(row['defense_multiplier'], 'multiplied')}")
+    if "feet_per_action" in row:
+        words.append(f"move {_NUMBER_WORDS.get(row['feet_per_action'], row['feet_per_action'])} feet per action")
     return words
 
 

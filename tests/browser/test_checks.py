@@ -28,7 +28,7 @@ def engine(command: str, **args: Any) -> dict[str, Any]:
 
 
 # Material's own page chrome (search dialog, progress bar) is checked by test_widgets' axe test.
-WIDGETS = ["rollbook-codex-check", "rollbook-opencore-check", "rollbook-log"]
+WIDGETS = ["rollbook-codex-check", "rollbook-opencore-check", "rollbook-opencore-successes", "rollbook-log"]
 
 
 def kept_log(page: Page) -> list[dict[str, Any]]:
@@ -90,14 +90,37 @@ def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_
         other.close()
 
 
-def test_taking_20_rolls_no_die(phone, base_url: str) -> None:
+def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_character(phone, base_url: str) -> None:
+    expected = engine("codex check", modifier=2, dc=25, take="20", safe=True, failure_has_cost=True, seed=1)
     page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=2&dc=25&take=20&safe=1&seed=1")
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=2&dc=25&take=20&safe=1&failure_has_cost=1&seed=1")
     widget = codex(page)
     assert answer_total(widget) == "22"
     expect(widget.locator(".rollbook-die")).to_have_count(0)
     expect(widget).to_contain_text("Taking 20: no die rolled.")
     expect(widget.locator(".rollbook-verdict")).to_have_text("Failure")
+    expect(widget.locator(".rollbook-meaning")).to_have_text(expected["meaning"])  # the document's words for the outcome
+    expect(widget.locator(".rollbook-facts")).to_contain_text(f"{expected['time_multiplier']} times as long")
+    expect(widget.locator(".rollbook-facts")).to_contain_text("incurs the failure's penalties")
+    # Not safe: the engine's refusal, in the rule's words, under "Roll or take" (just above the checkbox that lifts it).
+    widget.get_by_label("Not threatened or distracted (may take 10 or 20)").uncheck()
+    widget.get_by_role("button", name="Roll the check").click()
+    expect(widget.locator("#codex-check-take-problem")).to_contain_text("Distractions or threats", timeout=ENGINE_TIMEOUT_MS)
+
+
+def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base_url: str) -> None:
+    # "a certain number of rolls above a certain number (such as 8 or higher on a d10)"
+    expected = engine("opencore successes", dice="5d10", at_least=8, needed=2, seed=4)
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/?tool=opencore-successes&dice=5d10&at_least=8&needed=2&seed=4")
+    widget = page.locator("rollbook-opencore-successes")
+    assert answer_total(widget) == str(expected["successes"])
+    expect(widget.locator(".rollbook-die__face")).to_have_text([str(r) for r in expected["rolls"]])
+    expect(widget.locator(".rollbook-die__status")).to_have_text(["counts" if c else "does not count" for c in expected["counted"]])
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    widget.get_by_label("Dice rolled").fill("9, 9")
+    widget.get_by_label("Dice rolled").press("Enter")
+    expect(widget.locator(".rollbook-problem")).to_contain_text("5d10 is 5 dice, but 2 rolls were given", timeout=ENGINE_TIMEOUT_MS)
 
 
 def test_a_bad_dc_is_the_engines_message_next_to_the_dc(phone, base_url: str) -> None:

@@ -41,18 +41,41 @@ def link(tool: str, **inputs: Any) -> str:
 
 def test_an_attack_rolls_damage_through_armor_and_toughness_and_the_critical_it_calls_for(phone, base_url: str) -> None:
     inputs = {"attack_skill": 60, "defense_skill": 40, "weapon": "Sword", "strength": 80, "hp": 30, "con": 40, "armor": 5, "toughness": 3}
-    attack = engine("opencore attack", attack_skill=60, defense_skill=40, weapon="Sword", strength=80, seed=2)
-    applied = engine("opencore damage", amount=attack["damage"], hp=30, con=40, armor=5, toughness=3)
-    assert applied["critical"]
-    critical = engine("opencore crit", type=attack["critical_table"], attack_roll=attack["attack_roll"], toughness=applied["toughness"], seed=3)
+    attack = engine("opencore attack", **inputs, seed=2)
+    critical = attack["wound"]["critical_hit"]
+    assert critical is not None  # the whole chain in one answer: the damage reached HP
     page = phone.new_page()
     page.goto(base_url + link("opencore-attack", **inputs, seed=2))
     widget = page.locator("rollbook-opencore-attack")
-    assert shown_text(widget) == "\n".join([attack["text"], applied["text"], critical["text"]])
+    assert shown_text(widget) == attack["text"]
     expect(widget.locator(".rollbook-total__value")).to_have_text(str(attack["damage"]))
     expect(widget.locator(".rollbook-facts")).to_contain_text(f"Critical (slash): roll {critical['roll']} ({critical['row']}): {critical['effect']}")
+    expect(widget.locator(".rollbook-facts")).to_contain_text(f"The defender: {attack['wound']['hp']} HP, {attack['wound']['state']}")
     expect(widget.get_by_label("Weapon", exact=True)).to_have_value("Sword")
+    expect(widget.get_by_label("Defender's HP")).to_be_visible()  # the wound's section opens for a link that fills it
     assert kept_log(page) == []  # shown from a link: not logged again
+
+
+def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    widget = page.locator("rollbook-opencore-attack")
+    widget.get_by_label("Attack with").select_option("mental")  # "Mental powers used in combat cannot be blocked"
+    expect(widget.get_by_label("Defense skill")).to_have_count(0)
+    expect(widget.get_by_label("Weapon", exact=True)).to_have_count(0)
+    widget.get_by_label("Power's score").fill("60")
+    widget.get_by_label("Power's damage").fill("12")
+    widget.get_by_label("Defender's Magic Resistance").fill("20")
+    widget.get_by_label("Attacker is stunned").check()
+    widget.get_by_role("button", name="Attack", exact=True).click()
+    expect(page.locator("#opencore-attack-attacker_stunned-problem")).to_contain_text("Stun: unable to attack", timeout=ENGINE_TIMEOUT_MS)
+    widget.get_by_label("Attacker is stunned").uncheck()
+    widget.get_by_role("button", name="Attack", exact=True).click()
+    text = shown_text(widget)
+    (entry,) = kept_log(page)
+    expected = engine("opencore attack", power="mental", power_score=60, power_damage=12, resistance=20, attack_bonus=0, seed=entry["seed"])
+    assert text == expected["text"] and expected["effective_power"] == 40
+    expect(widget.locator(".rollbook-total__value")).to_have_text("12")
 
 
 def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(phone, base_url: str) -> None:
@@ -61,6 +84,7 @@ def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduc
     widget = page.locator("rollbook-opencore-attack")
     widget.get_by_label("Attack skill").fill("50")
     widget.get_by_label("Defense skill").fill("50")
+    widget.get_by_text("Dice rolled at the table").click()  # a folded section
     widget.get_by_label("Defense d100").fill("3")  # an unmodified 01-05: the defender fumbles
     widget.get_by_label("Attack skill").press("Enter")
     text = shown_text(widget)
@@ -91,17 +115,20 @@ SEEDED = [
     ("opencore-initiative", {"dex": 70, "weapon": "Sword", "armor": "Chain Mail", "bide": 1}, "opencore initiative",
      {"dex": 70, "weapon": "Sword", "armor": "Chain Mail", "bide": True}),
     ("opencore-group-initiative", {}, "opencore group-initiative", {}),
+    ("opencore-party-initiative", {"character": "name=Buck,dex=80,weapon=Sword\nname=Orc,dex=0\nname=Kris,dex=80,weapon=Sword"},
+     "opencore party-initiative", {"character": ["name=Buck,dex=80,weapon=Sword", "name=Orc,dex=0", "name=Kris,dex=80,weapon=Sword"]}),
     ("cyno-strike", {"coordination": 15, "skill": 70, "condition": "large-target,half-cover", "damage": 8}, "cyno strike",
      {"coordination": 15, "skill": 70, "condition": ["large-target", "half-cover"], "damage": 8}),
     ("cyno-dodge", {"strike": 14, "reflex": 15, "blind": 1}, "cyno dodge", {"strike": 14, "reflex": 15, "blind": True}),
-    ("cyno-parry", {"strike": 12, "skill": 60}, "cyno parry", {"strike": 12, "skill": 60}),
+    ("cyno-dodge", {"strike": 14, "volley": 5, "impossible_dodge": "free"}, "cyno dodge", {"strike": 14, "volley": 5, "impossible_dodge": "free"}),
+    ("cyno-parry", {"strike": 12, "skill": 60, "damage": 9}, "cyno parry", {"strike": 12, "skill": 60, "damage": 9}),
     ("cyno-initiative", {"combatants": 5, "reflex": "12, 15, 22"}, "cyno initiative", {"combatants": 5, "reflex": [12, 15, 22]}),
     ("cyno-hold-back", {"stress": 14, "other_stress": 9}, "cyno hold-back", {"stress": 14, "other_stress": 9}),
     ("cyno-surprise", {}, "cyno surprise", {}),
 ]
 
 
-@pytest.mark.parametrize(("tool", "inputs", "command", "args"), SEEDED, ids=[case[0] for case in SEEDED])
+@pytest.mark.parametrize(("tool", "inputs", "command", "args"), SEEDED, ids=[f"{case[0]}-{i}" for i, case in enumerate(SEEDED)])
 def test_a_seeded_link_shows_exactly_the_engines_answer(phone, base_url: str, tool: str, inputs: dict, command: str, args: dict) -> None:
     expected = engine(command, **args, seed=20261130)
     page = phone.new_page()
@@ -139,16 +166,31 @@ def test_a_missile_with_bonuses_is_refused_in_the_engines_words(phone, base_url:
 
 
 def test_damage_across_levels_needs_no_dice_and_is_not_logged(phone, base_url: str) -> None:
-    expected = engine("cyno damage", amount=12, weapon_level="k", target_level="h", critical=True)
+    expected = engine("cyno damage", amount=12, weapon_level="Kilo+1", target_level="h", critical=True)
     page = phone.new_page()
-    page.goto(base_url + link("cyno-damage", amount=12, weapon_level="k", target_level="h", critical=1))
+    page.goto(base_url + link("cyno-damage", amount=12, weapon_level="k+1", target_level="h", critical=1))
     widget = page.locator("rollbook-cyno-damage")
     assert shown_text(widget) == expected["text"]
+    expect(widget.get_by_label("Weapon's level")).to_have_value("k+1", timeout=ENGINE_TIMEOUT_MS)  # "Kilo+1 for one level above Kilo"
+    expect(widget.get_by_label("Weapon's level").locator("option:checked")).to_have_text("k+1DP (Kilo+1)")
     expect(widget.locator(".rollbook-total__value")).to_have_text(str(expected["damage"]))
     expect(widget.get_by_role("link", name="Link to this result")).not_to_have_attribute("href", re.compile("seed="))
     widget.get_by_label("Damage points rolled").fill("-3")
     widget.get_by_label("Damage points rolled").press("Enter")
     expect(widget.locator(".rollbook-problem")).to_contain_text("negative")
+    assert kept_log(page) == []
+
+
+def test_movement_is_the_engines_count_of_actions_and_not_logged(phone, base_url: str) -> None:
+    expected = engine("opencore move", feet=35)  # "ten feet per action": 4 actions, one a round
+    page = phone.new_page()
+    page.goto(base_url + link("opencore-move", feet=35))
+    widget = page.locator("rollbook-opencore-move")
+    assert shown_text(widget) == expected["text"]
+    expect(widget.locator(".rollbook-total__value")).to_have_text(str(expected["actions"]))
+    widget.get_by_label("or movement actions").fill("2")
+    widget.get_by_label("or movement actions").press("Enter")
+    expect(widget.locator(".rollbook-problem")).to_contain_text("not both", timeout=ENGINE_TIMEOUT_MS)
     assert kept_log(page) == []
 
 
@@ -162,7 +204,7 @@ def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, ba
         page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
         expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
         widgets = page.evaluate("() => [...document.querySelectorAll('.rollbook-widget')].map((el) => el.localName)")
-        assert len(widgets) == 11
+        assert len(widgets) == 13
         assert axe_violations(page, within=widgets) == []
     finally:
         context.close()

@@ -44,7 +44,7 @@ class CodexCheck extends RollbookTool {
       { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
-      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool" },
+      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool", blame: ["distractions or threats"] },
       { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool" },
     ];
   }
@@ -98,6 +98,11 @@ class CodexCheck extends RollbookTool {
           <span class="rollbook-die__face">${link.roll}${link.open_ended ? "!" : ""}</span><span class="rollbook-die__kind">d20</span>
           <span class="rollbook-die__status">${link.note}</span></li>`)}</ul>`
         : html`<p>Taking ${result.take}: no die rolled.</p>`}
+      <p class="rollbook-meaning">${result.meaning}</p>
+      ${result.time_multiplier > 1 || result.penalties_incurred ? html`<ul class="rollbook-facts">
+        ${result.time_multiplier > 1 ? html`<li>Taking ${result.take} takes <strong>${result.time_multiplier} times as long</strong> as a single check.</li>` : nothing}
+        ${result.penalties_incurred ? html`<li>The character <strong>incurs the failure's penalties</strong> before completing the task.</li>` : nothing}
+      </ul>` : nothing}
       <p>Chance of success was ${percent(result.chance)} (${result.chance}).
         ${result.impossible_on_20 ? "A natural 20 alone could not succeed: the GM may rule automatic failure." : nothing}</p>`;
   }

@@ -1,8 +1,9 @@
 // <rollbook-cyno-damage>: a weapon's damage against a target of another damage-rating level,
-// as "cyno damage" rules it (levels from the engine's Metric System table; no dice, so nothing
-// goes to the roll log).
+// as "cyno damage" rules it (every level from "cyno levels", the unnamed ones by the document's
+// names, Kilo+1; no dice, so nothing goes to the roll log).
 
-import { define, given, html, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+import { ask } from "../engine.js";
+import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
 
 class CynoDamage extends RollbookTool {
   static tool = "cyno-damage";
@@ -13,14 +14,14 @@ class CynoDamage extends RollbookTool {
   connected() {
     this.levels = [];
     super.connected();
-    tableRows("cyno.metric").then((rows) => {
-      this.levels = rows;
+    ask({ command: "cyno levels", args: {} }).then((answer) => {
+      this.levels = answer.ok ? answer.result.levels : [];
       this.update();
     });
   }
 
   fields() {
-    const options = this.levels.map((row) => ({ value: row.symbol, label: `${row.symbol}DP${row.prefix === "-" ? " (basic)" : ` (${row.prefix})`}` }));
+    const options = this.levels.map((row) => ({ value: row.symbol, label: `${row.unit} (${row.name})` }));
     return [
       { name: "amount", label: "Damage points rolled", kind: "int", blame: ["amount", "damage"] },
       { name: "weapon_level", label: "Weapon's level", kind: "choice", options, initial: "" },

@@ -1,28 +1,39 @@
 // <rollbook-cyno-dodge> and <rollbook-cyno-parry>: Cyno's defenses against a strike, as
 // "cyno dodge" and "cyno parry" rule them: 1d20 + the reflex modifier against the strike's result;
 // a blind dodge or a missile volley; a parry with hand-to-hand skill, a percentage roll that costs
-// no action.
+// no action. Where the document rules a defense out (unaware of the attack, not hand-to-hand, a
+// volley of five or more) the engine says so; a parried blow's damage goes to the weapon or limb.
 
 import { define, given, html, nothing, RollbookTool, typed, verdict } from "../tool.js";
 
+function outcome(result) {
+  if (!result.allowed) return "Not allowed";
+  return result.success ? "Succeeds" : "Fails";
+}
+
 function defenseView(result) {
+  const name = result.action.charAt(0).toUpperCase() + result.action.slice(1);
   return html`
-    ${verdict(result.action === "dodge" ? "Dodge" : "Parry", result.total ?? result.percentile ?? "—", result.success ? "Succeeds" : "Fails")}
+    ${verdict(name, result.total ?? result.percentile ?? "—", outcome(result))}
     <ul class="rollbook-facts">
       ${result.roll !== null ? html`<li>d20 ${result.roll} ${result.modifier >= 0 ? "+" : "−"} ${Math.abs(result.modifier)} = ${result.total}.</li>` : nothing}
       ${result.percentile !== null ? html`<li>Percentage roll ${result.percentile}.</li>` : nothing}
-      <li><strong>${result.success ? "Succeeds" : "Fails"}</strong>: ${result.reason}; ${result.actions_spent} action${result.actions_spent === 1 ? "" : "s"} spent.</li>
+      <li><strong>${outcome(result)}</strong>: ${result.reason}; ${result.actions_spent} action${result.actions_spent === 1 ? "" : "s"} spent.</li>
+      ${(result.weapon_or_limb_damage ?? null) !== null ? html`<li>The parrying weapon or limb takes <strong>${result.weapon_or_limb_damage}</strong> damage.</li>` : nothing}
     </ul>`;
 }
 
 function defenseKept(result) {
-  return { label: `${result.action === "dodge" ? "Dodge" : "Parry"} ${result.success ? "succeeds" : "fails"}`, total: result.total ?? result.percentile ?? 0 };
+  const name = result.action.charAt(0).toUpperCase() + result.action.slice(1);
+  return { label: `${name} ${outcome(result).toLowerCase()}`, total: result.total ?? result.percentile ?? 0 };
 }
 
 const STRIKE = { name: "strike", label: "Strike to beat", kind: "int", blame: ["the strike"] };
 const REFLEX = { name: "reflex", label: "Reflex", kind: "int" };
 const BONUS = { name: "bonus", label: "Other bonus", kind: "int", initial: "0" };
 const ROLL = { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["d20", "--roll"] };
+const UNAWARE = { name: "unaware", label: "Does not know of the attack (e.g. hit from the back)", kind: "bool", blame: ["--unaware"] };
+const RULINGS = "The GM's rulings";
 
 class CynoDodge extends RollbookTool {
   static tool = "cyno-dodge";
@@ -32,14 +43,19 @@ class CynoDodge extends RollbookTool {
 
   fields() {
     return [STRIKE, REFLEX, BONUS, ROLL,
-      { name: "blind", label: "Blind dodge (first 50 or under on d%)", kind: "bool" },
-      { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", blame: ["volley"] }];
+      { name: "blind", label: "Blind dodge (first 50 or under on d%)", kind: "bool", blame: ["--blind"] },
+      { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", blame: ["--ranged"] },
+      { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", blame: ["volley"] },
+      UNAWARE,
+      { name: "impossible_dodge", label: "A dodge the rules rule out", kind: "choice", section: RULINGS, wide: true, initial: "costs-action",
+        options: [{ value: "costs-action", label: "still costs its action" }, { value: "free", label: "costs no action (ruling option)" }] }];
   }
 
   request(values, seed) {
     return { command: "cyno dodge", args: given({
       strike: typed(values.strike), reflex: typed(values.reflex), bonus: typed(values.bonus), roll: typed(values.roll),
-      blind: values.blind || undefined, volley: typed(values.volley), seed,
+      blind: values.blind || undefined, volley: typed(values.volley), ranged: values.ranged || undefined,
+      unaware: values.unaware || undefined, impossible_dodge: values.impossible_dodge || undefined, seed,
     }) };
   }
 
@@ -57,13 +73,22 @@ class CynoParry extends RollbookTool {
   fields() {
     return [STRIKE, REFLEX, BONUS, ROLL,
       { name: "skill", label: "Hand-to-hand skill %", kind: "int", help: "a percentage roll instead of the d20", blame: ["hand-to-hand", "skill"] },
-      { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here" }];
+      { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here" },
+      { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it", blame: ["damage"] },
+      { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", blame: ["--ranged"] },
+      UNAWARE,
+      { name: "failed_skilled_parry", label: "A failed parry with the skill", kind: "choice", section: RULINGS, wide: true, initial: "free",
+        options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] },
+      { name: "ranged_parry", label: "Against an attack that is not hand-to-hand", kind: "choice", section: RULINGS, wide: true, initial: "blow-only",
+        options: [{ value: "blow-only", label: "no parry: only a blow is parried" }, { value: "allowed", label: "a parry may be tried (ruling option)" }] }];
   }
 
   request(values, seed) {
     return { command: "cyno parry", args: given({
       strike: typed(values.strike), reflex: typed(values.reflex), bonus: typed(values.bonus), roll: typed(values.roll),
-      skill: typed(values.skill), skill_roll: typed(values.skill_roll), seed,
+      skill: typed(values.skill), skill_roll: typed(values.skill_roll), damage: typed(values.damage),
+      unaware: values.unaware || undefined, ranged: values.ranged || undefined,
+      failed_skilled_parry: values.failed_skilled_parry || undefined, ranged_parry: values.ranged_parry || undefined, seed,
     }) };
   }
 

@@ -1,13 +1,22 @@
-// <rollbook-opencore-attack>: OpenCore's opposed attack, start to finish, as the engine rules it.
-// "opencore attack" rolls 1d100 + skills, fumbles on the Fumble Chart and the weapon's damage;
-// given the defender's HP and CON, "opencore damage" takes it through armor and Toughness; when
-// that calls for a critical, "opencore crit" rolls it on the weapon's critical table.
+// <rollbook-opencore-attack>: OpenCore's opposed attack, start to finish, as "opencore attack"
+// rules it in one answer: 1d100 + skills (or a Power: touch-based with the Hand-to-Hand skill, a
+// Physical Power's score as the skill, a Mental Power that cannot be blocked), fumbles on the
+// Fumble Chart, the damage; given the defender's HP and CON, the wound through an Armor or
+// Shielding Power, armor and Toughness (or straight to HP for a substance flaw) and the critical
+// it calls for, with its effects.
 
-import { ask } from "../engine.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 import { kept } from "../session.js";
 
-const NO_WEAPON = { value: "", label: "None (no damage roll)" };
+const ATTACKS_WITH = [
+  { value: "", label: "A weapon" },
+  { value: "touch", label: "A touch-based Power (Hand-to-Hand)" },
+  { value: "physical", label: "A Physical Power (its score is the skill)" },
+  { value: "mental", label: "A Mental Power (cannot be blocked)" },
+];
+const TABLES = ["slash", "impact", "puncture", "shrapnel", "burn"];
+const WOUND = "The defender's wound (HP, armor, Powers)";
+const DICE = "Dice rolled at the table";
 
 class OpenCoreAttack extends RollbookTool {
   static tool = "opencore-attack";
@@ -30,26 +39,44 @@ class OpenCoreAttack extends RollbookTool {
 
   fields() {
     const strength = kept.active?.scores.STR;
+    const power = (v) => v.power ?? "";
+    const scored = (v) => power(v) === "physical" || power(v) === "mental";
+    const mental = (v) => power(v) === "mental";
     return [
-      { name: "attack_skill", label: "Attack skill", kind: "int" },
-      { name: "defense_skill", label: "Defense skill", kind: "int" },
-      { name: "attack_bonus", label: "Attack bonus", kind: "int", initial: "0" },
-      { name: "defense_bonus", label: "Defense bonus", kind: "int", initial: "0" },
-      { name: "defending", label: "Defender took the Defense action (skill doubled)", kind: "bool" },
-      { name: "stunned", label: "Defender is stunned (−50 to defense)", kind: "bool" },
-      { name: "weapon", label: "Weapon", kind: "choice", wide: true,
-        options: [NO_WEAPON, ...this.weapons.map((w) => ({ value: w.weapon, label: w.weapon }))] },
-      { name: "mode", label: "Mode", kind: "choice", hidden: (v) => this.#modes(v).length === 0,
+      { name: "power", label: "Attack with", kind: "choice", wide: true, options: ATTACKS_WITH },
+      { name: "attack_skill", label: power(this.values ?? {}) === "touch" ? "Hand-to-Hand skill" : "Attack skill", kind: "int",
+        hidden: scored },
+      { name: "power_score", label: "Power's score", kind: "int", hidden: (v) => !scored(v) },
+      { name: "defense_skill", label: "Defense skill", kind: "int", hidden: mental },
+      { name: "attack_bonus", label: "Attack bonus", kind: "int", initial: "0", hidden: mental },
+      { name: "defense_bonus", label: "Defense bonus", kind: "int", initial: "0", hidden: mental },
+      { name: "power_damage", label: "Power's damage", kind: "int", help: "the GM's number (0 for none)", hidden: (v) => !power(v) },
+      { name: "resistance", label: "Defender's Magic Resistance", kind: "int", initial: "0", hidden: (v) => !mental(v) },
+      { name: "weapon", label: "Weapon", kind: "choice", wide: true, hidden: power,
+        options: [{ value: "", label: "None (no damage roll)" }, ...this.weapons.map((w) => ({ value: w.weapon, label: w.weapon }))] },
+      { name: "mode", label: "Mode", kind: "choice", hidden: (v) => Boolean(power(v)) || this.#modes(v).length === 0,
         options: this.#modes(this.values ?? {}).map((m) => ({ value: m.mode, label: m.mode })) },
-      { name: "strength", label: "Attacker's STR", kind: "int", blame: ["adds str"], help: "for +STR weapons",
-        initial: strength === undefined ? "" : String(strength) },
-      { name: "fortitude", label: "Defender's Fortitude", kind: "int", initial: "0" },
-      { name: "armor", label: "Defender's armor left", kind: "int", initial: "0" },
-      { name: "toughness", label: "Toughness left", kind: "int", initial: "0" },
-      { name: "hp", label: "Defender's HP", kind: "int", help: "with CON: damage is applied", blame: ["health points"] },
-      { name: "con", label: "Defender's CON", kind: "int" },
-      { name: "attack_roll", label: "Attack d100", kind: "int", help: "blank: rolled here" },
-      { name: "defense_roll", label: "Defense d100", kind: "int", help: "blank: rolled here" },
+      { name: "strength", label: "Attacker's STR", kind: "int", blame: ["adds str"], help: "for +STR weapons and touch Powers",
+        initial: strength === undefined ? "" : String(strength), hidden: scored },
+      { name: "defending", label: "Defender took the Defense action (skill doubled)", kind: "bool", hidden: mental },
+      { name: "stunned", label: "Defender is stunned (−50 to defense)", kind: "bool", hidden: mental },
+      { name: "unconscious", label: "Defender is unconscious (no defense roll)", kind: "bool", hidden: mental },
+      { name: "attacker_stunned", label: "Attacker is stunned", kind: "bool", blame: ["the attacker is stunned"] },
+      { name: "fortitude", label: "Defender's Fortitude", kind: "int", initial: "0", section: WOUND, hidden: scored,
+        help: "damage dice removed" },
+      { name: "hp", label: "Defender's HP", kind: "int", help: "with CON: the wound is worked out", blame: ["health points"], section: WOUND },
+      { name: "con", label: "Defender's CON", kind: "int", section: WOUND },
+      { name: "armor", label: "Armor left", kind: "int", initial: "0", section: WOUND },
+      { name: "toughness", label: "Toughness left", kind: "int", initial: "0", section: WOUND },
+      { name: "power_protection", label: "Armor or Shielding Power stops", kind: "int", initial: "0", section: WOUND,
+        help: "before armor; the GM's number" },
+      { name: "substance_flaw", label: "Substance flaw against this (straight to HP)", kind: "bool", section: WOUND },
+      { name: "critical_type", label: "Critical table", kind: "choice", section: WOUND, blame: ["which critical table"],
+        options: [{ value: "", label: "The weapon's" }, ...TABLES.map((t) => ({ value: t, label: t }))] },
+      { name: "critical_bonus", label: "Critical bonus", kind: "int", initial: "0", section: WOUND, help: "a weapon's or Power's" },
+      { name: "attack_roll", label: "Attack d100", kind: "int", help: "blank: rolled here", section: DICE, hidden: mental },
+      { name: "defense_roll", label: "Defense d100", kind: "int", help: "blank: rolled here", section: DICE, hidden: mental },
+      { name: "critical_roll", label: "Critical d100", kind: "int", help: "blank: rolled when due", section: DICE },
     ];
   }
 
@@ -57,54 +84,54 @@ class OpenCoreAttack extends RollbookTool {
     if (name === "weapon") this.values = { ...this.values, mode: this.#modes(this.values)[0]?.mode ?? "" };
   }
 
-  async resolve(values, seed) {
-    const weapon = values.weapon || undefined;
-    const attack = await ask({ command: "opencore attack", args: given({
-      attack_skill: typed(values.attack_skill), defense_skill: typed(values.defense_skill),
-      attack_bonus: typed(values.attack_bonus), defense_bonus: typed(values.defense_bonus),
-      defending: values.defending || undefined, stunned: values.stunned || undefined,
-      attack_roll: typed(values.attack_roll), defense_roll: typed(values.defense_roll),
-      weapon, mode: weapon && values.mode ? values.mode : undefined,
-      strength: weapon ? typed(values.strength) : undefined, fortitude: weapon ? typed(values.fortitude) : undefined, seed,
-    }) });
-    const hitFor = attack.ok ? attack.result.damage : null;
-    if (!hitFor || (typed(values.hp) === undefined && typed(values.con) === undefined)) return attack;
-    const applied = await ask({ command: "opencore damage", args: given({
-      amount: hitFor, hp: typed(values.hp), con: typed(values.con), armor: typed(values.armor), toughness: typed(values.toughness),
-    }) });
-    if (!applied.ok) return applied;
-    let critical = null;
-    if (applied.result.critical && attack.result.critical_table) {
-      // its own random stream: the same seed would roll the attack's d100 again
-      critical = await ask({ command: "opencore crit", args: {
-        type: attack.result.critical_table, attack_roll: attack.result.attack_roll, toughness: applied.result.toughness, seed: seed + 1,
-      } });
-      if (!critical.ok) return critical;
-    }
-    const text = [attack.result.text, applied.result.text, critical?.result.text].filter(Boolean).join("\n");
-    return { ok: true, result: { ...attack.result, applied: applied.result, critical: critical?.result ?? null, text } };
+  request(values, seed) {
+    // Only the fields shown are sent (a field hidden for this kind of attack is not part of it).
+    const shown = new Set(this.fields().filter((f) => !f.hidden?.(values)).map((f) => f.name));
+    const int = (name) => (shown.has(name) ? typed(values[name]) : undefined);
+    const flag = (name) => (shown.has(name) && values[name]) || undefined;
+    const text = (name) => (shown.has(name) && values[name]) || undefined;
+    const weapon = text("weapon");
+    return { command: "opencore attack", args: given({
+      power: text("power"), attack_skill: int("attack_skill"), power_score: int("power_score"), power_damage: int("power_damage"),
+      defense_skill: int("defense_skill"), attack_bonus: int("attack_bonus"), defense_bonus: int("defense_bonus"),
+      resistance: int("resistance"), weapon, mode: weapon ? text("mode") : undefined,
+      strength: weapon || values.power === "touch" ? int("strength") : undefined,
+      defending: flag("defending"), stunned: flag("stunned"), unconscious: flag("unconscious"), attacker_stunned: flag("attacker_stunned"),
+      fortitude: weapon || values.power === "touch" ? int("fortitude") : undefined,
+      hp: int("hp"), con: int("con"), armor: int("armor"), toughness: int("toughness"), power_protection: int("power_protection"),
+      substance_flaw: flag("substance_flaw"), critical_type: text("critical_type"), critical_bonus: int("critical_bonus"),
+      attack_roll: int("attack_roll"), defense_roll: int("defense_roll"), critical_roll: int("critical_roll"), seed,
+    }) };
   }
 
   details(result) {
     const fumbles = Object.entries(result.fumbles);
+    const wound = result.wound;
+    const heading = result.attack_total === null
+      ? `Mental Power: effective score ${result.effective_power}`
+      : `Attack ${result.attack_total} vs ${result.defense_total === null ? "no defense" : `defense ${result.defense_total}`}`;
     return html`
-      ${verdict(`Attack ${result.attack_total} vs defense ${result.defense_total}`,
-        result.damage ?? (result.hit ? "Hit" : "Miss"), result.damage === null ? nothing : "damage")}
+      ${verdict(heading, result.damage ?? (result.hit ? "Hit" : "Miss"), result.damage === null ? nothing : "damage")}
       <ul class="rollbook-facts">
-        <li>Attack: d100 ${result.attack_roll} → ${result.attack_total}; defense: d100 ${result.defense_roll} → ${result.defense_total}.
-          <strong>${result.hit ? "Hit" : "Miss"}</strong> (${result.reason}).</li>
+        ${result.attack_roll === null ? nothing : html`<li>Attack: d100 ${result.attack_roll} + skill ${result.combat_skill} → ${result.attack_total};
+          ${result.defense_roll === null ? "no defense roll" : html`defense: d100 ${result.defense_roll} → ${result.defense_total}`}.</li>`}
+        <li><strong>${result.hit ? "Hit" : "Miss"}</strong> (${result.reason}).</li>
         ${fumbles.map(([side, f]) => html`<li><strong>Fumble (${side})</strong>: Fumble Chart ${f.roll}: ${f.effect}</li>`)}
         ${result.self_damage !== null ? html`<li>The attacker injures himself: ${result.self_damage} damage.</li>` : nothing}
-        ${result.damage !== null ? html`<li>Damage ${result.damage_expression}: <strong>${result.damage}</strong>.</li>` : nothing}
-        ${result.applied ? html`<li>${result.applied.text}.</li>` : nothing}
-        ${result.critical ? html`<li><strong>Critical (${result.critical.type})</strong>: roll ${result.critical.roll} (${result.critical.row}): ${result.critical.effect}</li>` : nothing}
+        ${result.damage !== null ? html`<li>Damage${result.damage_expression ? ` ${result.damage_expression}` : ""}: <strong>${result.damage}</strong>.</li>` : nothing}
+        ${wound ? html`
+          <li>${wound.substance_flaw ? "Substance flaw: straight to HP. " : ""}${wound.to_power ? `Power stops ${wound.to_power}, ` : ""}Armor −${wound.to_armor} (${wound.armor} left),
+            Toughness −${wound.to_toughness} (${wound.toughness} left), HP −${wound.to_hp}.</li>
+          ${wound.critical_hit ? html`<li><strong>Critical (${wound.critical_hit.type})</strong>: roll ${wound.critical_hit.roll} (${wound.critical_hit.row}): ${wound.critical_hit.effect}</li>` : nothing}
+          <li>The defender: <strong>${wound.hp} HP, ${wound.state}</strong>${wound.bleeding ? ", bleeding" : ""}.</li>` : nothing}
       </ul>`;
   }
 
   kept(result) {
     const outcome = result.hit ? (result.damage !== null ? `hit, ${result.damage} damage` : "hit") : "miss";
-    return { label: `Attack ${result.attack_total} vs ${result.defense_total}: ${outcome}${result.critical ? `, ${result.critical.type} critical` : ""}`,
-      total: result.damage ?? result.attack_total };
+    const critical = result.wound?.critical_hit ? `, ${result.wound.critical_hit.type} critical` : "";
+    const head = result.attack_total === null ? "Mental Power" : `Attack ${result.attack_total} vs ${result.defense_total ?? "no defense"}`;
+    return { label: `${head}: ${outcome}${critical}`, total: result.damage ?? result.attack_total ?? result.effective_power };
   }
 }
 

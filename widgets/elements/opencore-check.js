@@ -1,7 +1,8 @@
 // <rollbook-opencore-check>: an OpenCore saving throw or check for the active character
 // ("opencore check" with the character's scores and the rulings it was made with). The d100 can be
 // typed from physical dice or rolled. A link carries the scores and rulings, so it shows the same
-// result on a device that does not keep the character.
+// result on a device that does not keep the character. <rollbook-opencore-successes>: the
+// document's success check by the number of rolls above a number ("opencore successes").
 
 import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
 import { kept, SITE_ROOT } from "../session.js";
@@ -87,4 +88,42 @@ class OpenCoreCheck extends RollbookTool {
   }
 }
 
+class OpenCoreSuccesses extends RollbookTool {
+  static tool = "opencore-successes";
+  static page = "tools/checks/";
+  static action = "Roll and count";
+
+  fields() {
+    return [
+      { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10", blame: ["the dice", "sides"] },
+      { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher", blame: ["the number each die must reach"] },
+      { name: "needed", label: "Successes needed", kind: "int", initial: "1", blame: ["the number needed"] },
+      { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here", blame: ["rolls", "die number"] },
+    ];
+  }
+
+  request(values, seed) {
+    const rolls = String(values.rolls ?? "").split(/[\s,]+/).filter(Boolean).map(typed);
+    return { command: "opencore successes", args: given({
+      dice: values.dice || undefined, at_least: typed(values.at_least), needed: typed(values.needed),
+      rolls: rolls.length ? rolls : undefined, seed,
+    }) };
+  }
+
+  details(result) {
+    return html`
+      ${verdict(`${result.dice}, ${result.needed} needed at ${result.at_least}+`, result.successes, result.success ? "Success" : "Failure")}
+      <ul class="rollbook-dice" aria-label="the dice">${result.rolls.map((roll, i) => html`
+        <li class="rollbook-die ${result.counted[i] ? "rollbook-die--success" : ""}"><span class="rollbook-die__face">${roll}</span>
+          <span class="rollbook-die__status">${result.counted[i] ? "counts" : "does not count"}</span></li>`)}</ul>
+      <p>Chance of success before rolling ${percent(result.chance)} (${result.chance}).</p>`;
+  }
+
+  kept(result) {
+    return { label: `${result.dice}: ${result.successes} at ${result.at_least}+, ${result.needed} needed: ${result.success ? "success" : "failure"}`,
+      total: result.successes };
+  }
+}
+
 define("rollbook-opencore-check", OpenCoreCheck);
+define("rollbook-opencore-successes", OpenCoreSuccesses);

@@ -1,8 +1,11 @@
 // <rollbook-opencore-initiative>: individual initiative, 1d20 + DEX modifier + the weapon's speed
 // factor + the armor's penalty (+20 after Bide), as "opencore initiative" rules it; and
-// <rollbook-opencore-group-initiative>: each side's 1d6, ties rolled again.
+// <rollbook-opencore-group-initiative>: each side's 1d6, ties rolled again; and
+// <rollbook-opencore-party-initiative>: several characters in the order of their individual
+// initiative, as "opencore party-initiative" rules it (ties roll 1d20 again); and
+// <rollbook-opencore-move>: how many movement actions (rounds) a distance takes ("opencore move").
 
-import { define, given, html, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+import { define, given, html, lines, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 import { kept } from "../session.js";
 
 class OpenCoreInitiative extends RollbookTool {
@@ -42,7 +45,7 @@ class OpenCoreInitiative extends RollbookTool {
   }
 
   details(result) {
-    return verdict("Initiative", result.total);
+    return html`${verdict("Initiative", result.total)}${zeroNotes(result.zero_scores)}`;
   }
 
   kept(result) {
@@ -74,5 +77,72 @@ class OpenCoreGroupInitiative extends RollbookTool {
   }
 }
 
+/** What a score of 0 does to the character, in the engine's words ({"DEX": "unconscious or immobile"}). */
+function zeroNotes(zero) {
+  const entries = Object.entries(zero ?? {});
+  return entries.length ? html`<ul class="rollbook-facts">${entries.map(([code, consequence]) =>
+    html`<li><strong>${code} 0</strong>: the character is ${consequence}.</li>`)}</ul>` : nothing;
+}
+
+class OpenCorePartyInitiative extends RollbookTool {
+  static tool = "opencore-party-initiative";
+  static page = "tools/combat/";
+  static action = "Order the party";
+  static folds = true;
+
+  fields() {
+    // the kept characters to start from: their names and DEX
+    const party = kept.characters.map((c) => `name=${c.name.replaceAll(",", " ")},dex=${c.scores.DEX}`).join("\n");
+    return [
+      { name: "character", label: "Characters, one a line", kind: "lines", rows: 4, initial: party,
+        placeholder: "name=Buck,dex=80,weapon=Sword\nname=Orc,dex=40,armor=Leather Armor,bide",
+        help: "name= and dex=, and if they apply weapon=, armor=, bide, roll= (the d20 rolled)", blame: ["a character", "character field", "characters are called"] },
+    ];
+  }
+
+  request(values, seed) {
+    return { command: "opencore party-initiative", args: { character: lines(values.character), seed } };
+  }
+
+  details(result) {
+    const [first] = result.order;
+    return html`
+      ${verdict(`${first.name} acts first`, first.total, "initiative")}
+      <ol class="rollbook-facts">${result.order.map((m) => html`<li><strong>${m.name}</strong>: ${m.total}
+        (d20 ${m.roll}${m.tie_rolls.length ? html`; tie broken with ${m.tie_rolls.join(", ")}` : nothing})
+        ${Object.entries(m.zero_scores).map(([code, consequence]) => html`<br>${code} 0: ${consequence}`)}</li>`)}</ol>`;
+  }
+
+  kept(result) {
+    return { label: `Party initiative: ${result.order.map((m) => m.name).join(", ")}`, total: result.order[0].total };
+  }
+}
+
+class OpenCoreMove extends RollbookTool {
+  static tool = "opencore-move";
+  static page = "tools/combat/";
+  static action = "How long?";
+  static rolls = false;
+
+  fields() {
+    return [
+      { name: "feet", label: "Distance in feet", kind: "int", blame: ["distance", "feet"] },
+      { name: "actions", label: "or movement actions", kind: "int", blame: ["number of actions"] },
+    ];
+  }
+
+  request(values) {
+    return { command: "opencore move", args: given({ feet: typed(values.feet), actions: typed(values.actions) }) };
+  }
+
+  details(result, values) {
+    return typed(values.feet) !== undefined
+      ? verdict(`${result.feet} feet`, result.actions, result.actions === 1 ? "action" : "actions")
+      : verdict(`${result.actions} movement action${result.actions === 1 ? "" : "s"}`, result.feet, "feet");
+  }
+}
+
 define("rollbook-opencore-initiative", OpenCoreInitiative);
+define("rollbook-opencore-move", OpenCoreMove);
+define("rollbook-opencore-party-initiative", OpenCorePartyInitiative);
 define("rollbook-opencore-group-initiative", OpenCoreGroupInitiative);

@@ -14,6 +14,7 @@ Level = Annotated[str, Arg("damage-rating level by prefix symbol ('', da, h, k, 
 AimLines = Annotated[Literal["natural", "aimed"], Arg("ruling cyno-aim-and-natural-lines: 'aimed' lets aiming raise the roll the automatic miss/hit and critical lines read")]
 TargetSize = Annotated[Literal["one", "both"], Arg("ruling cyno-large-and-small-target: 'both' lets large and small target apply together")]
 ImpossibleDodge = Annotated[Literal["costs-action", "free"], Arg("ruling cyno-impossible-dodge: 'free' when a dodge the rules rule out costs no action")]
+RangedParry = Annotated[Literal["blow-only", "allowed"], Arg("ruling cyno-parry-blows-only: 'allowed' lets a parry be tried against any attack")]
 FailedSkilledParry = Annotated[Literal["free", "action"], Arg("ruling cyno-parry-with-skill: 'action' when a failed skilled parry costs an action")]
 Unaware = Annotated[bool, Arg("the character does not know he/she is being attacked: no dodge or parry")]
 
@@ -184,7 +185,10 @@ def parry(
     skill_roll: Annotated[int | None, Arg("the percentage roll against that skill (rolled when left out)")] = None,
     damage: Annotated[int | None, Arg("the blow's damage: a parried blow's damage goes to the weapon or limb that parried")] = None,
     unaware: Unaware = False,
+    ranged: Annotated[bool, Arg("the attack is not hand-to-hand (a shot, a thrown weapon, a rocket, missiles)")] = False,
     failed_skilled_parry: FailedSkilledParry = "free",
+    ranged_parry: RangedParry = "blow-only",
+    impossible_dodge: ImpossibleDodge = "costs-action",
     rng: random.Random,
 ) -> Result:
     """Parry with a weapon or limb: like a dodge, or with hand-to-hand skill a percentage roll that costs no action."""
@@ -195,14 +199,17 @@ def parry(
                             hint="give --skill-roll instead of --roll")
     if damage is not None and damage < 0:
         raise RollbookError(f"damage cannot be negative ({damage})")
+    options = cyno.Options(failed_skilled_parry=failed_skilled_parry, ranged_parry=ranged_parry,
+                           impossible_dodge=impossible_dodge)
+    ruled_out = unaware or (ranged and ranged_parry == "blow-only")
     percentile, die = skill_roll, roll
-    if not unaware and skill is not None:
+    if not ruled_out and skill is not None:
         percentile = given_or_rolled(skill_roll, "1d100", rng)
-    elif not unaware:
+    elif not ruled_out:
         die = given_or_rolled(roll, "1d20", rng)
     result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
-                        hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware,
-                        options=cyno.Options(failed_skilled_parry=failed_skilled_parry))
+                        hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware, ranged=ranged,
+                        options=options)
     out = _defense_json(result)
     # "block the enemy's blow with a weapon or a limb, allowing the weapon or limb to take the damage instead"
     out["weapon_or_limb_damage"] = damage if result.success and damage is not None else None
@@ -228,6 +235,14 @@ def damage(
             "target_level": cyno.level_symbol(result.target_level), "static": static, "critical": critical,
             "exact": cyno.format_decimal(result.exact), "damage": result.damage, "unit": unit,
             "reason": result.reason, "text": f"{result.damage} {unit} ({result.reason})"}
+
+
+@command("cyno levels")
+def levels() -> Result:
+    """Every damage-rating level, highest first: its symbol and its name (Kilo+1 for the unnamed level above Kilo)."""
+    out = [{"level": level, "symbol": symbol, "name": cyno.level_name(level), "unit": symbol + "DP"}
+           for level, symbol in sorted(cyno.level_symbols().items(), reverse=True)]
+    return {"levels": out, "text": ", ".join(f"{row['unit']} ({row['name']})" for row in out)}
 
 
 @command("cyno convert")

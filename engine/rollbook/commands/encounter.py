@@ -11,6 +11,7 @@ import random
 from typing import Annotated, Any, Literal
 
 from rollbook.commands import Arg, Result, command
+from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
 from rollbook.errors import RollbookError
 from rollbook.systems import RULE_SETS
@@ -157,14 +158,25 @@ def attack(
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     attack_bonus: Annotated[int, Arg("applicable attack bonuses (e.g. a location's skill penalty, when it applies)")] = 0,
     defense_bonus: Annotated[int, Arg("applicable defense bonuses")] = 0,
+    power: oc_commands.Power = None,
+    power_score: Annotated[int | None, Arg("a physical Power's score (its combat skill) or a Mental Power's score")] = None,
+    power_damage: Annotated[int | None, Arg("the Power's own damage (a number the GM gives; 0 for none)")] = None,
+    attack_skill: Annotated[int | None, Arg("a touch Power's Hand-to-Hand skill, when not the attacker's attack skill")] = None,
+    resistance: Annotated[int, Arg("the target's Magic Resistance, against a Mental Power")] = 0,
+    power_protection: oc_commands.PowerProtection = 0,
+    substance_flaw: oc_commands.SubstanceFlaw = False,
+    critical_bonus: oc_commands.CriticalBonus = 0,
     rng: random.Random,
 ) -> Result:
     """OpenCore: attack on the attacker's turn (or with a fumble's extra attack); the wound and its effects are applied."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "'encounter attack'")
+    powers = opencore.Powers(power=power, power_score=power_score, power_damage=power_damage, attack_skill=attack_skill,
+                             resistance=resistance, power_protection=power_protection, substance_flaw=substance_flaw,
+                             critical_bonus=critical_bonus)
     return _answer(*opencore.attack(enc, attacker, target, rng, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
                                     attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
-                                    critical_type=critical_type, weapon=weapon, mode=mode))
+                                    critical_type=critical_type, weapon=weapon, mode=mode, powers=powers))
 
 
 @command("encounter action", writes="encounter")
@@ -317,7 +329,10 @@ def strike(
     unaware: Annotated[bool, Arg("the target does not know it is attacked: no dodge or parry")] = False,
     defense_roll: Annotated[int | None, Arg("the dodge or parry d20 (rolled when needed)")] = None,
     percentile: Annotated[int | None, Arg("the blind dodge's or skilled parry's percentage roll (rolled when needed)")] = None,
-    damage_roll: Annotated[int | None, Arg("the weapon's damage roll (rolled on a hit)")] = None,
+    damage_roll: Annotated[int | None, Arg("the weapon's damage roll (rolled on a hit; a volley's: all its missiles')")] = None,
+    rocket: Annotated[bool, Arg("an unguided rocket: -2 to hit")] = False,
+    volley: Annotated[int | None, Arg("a guided missile volley of this many missiles: no bonuses or penalties, all hit or all miss")] = None,
+    location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against the weaponry skill (rolled when left out)")] = None,
     rng: random.Random,
 ) -> Result:
     """Cyno: strike on the attacker's turn (one action), against the target's declared dodge or parry; damage across levels."""
@@ -325,4 +340,5 @@ def strike(
     _for(enc, "cyno", "'encounter strike'")
     return _answer(*cyno.strike(enc, attacker, target, rng, defense=defense, roll=roll, conditions=condition or [],
                                 aim=aim, ranged=ranged, unaware=unaware, defense_roll=defense_roll,
-                                percentile=percentile, damage_roll=damage_roll))
+                                percentile=percentile, damage_roll=damage_roll, rocket=rocket, volley=volley,
+                                location_roll=location_roll))

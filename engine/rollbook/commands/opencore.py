@@ -176,6 +176,8 @@ def attack(
     defending: Annotated[bool, Arg("the defender took the Defense action: defense skill doubled")] = False,
     stunned: Annotated[bool, Arg("the defender is stunned: -50 to the defense roll")] = False,
     unconscious: Annotated[bool, Arg("the defender is unconscious: unable to defend, so no defense roll")] = False,
+    attacker_stunned: Annotated[bool, Arg("the attacker is stunned: unable to attack (refused)")] = False,
+    attacker_unconscious: Annotated[bool, Arg("the attacker is unconscious: unable to attack or use Powers (refused)")] = False,
     attack_roll: Annotated[int | None, Arg("the attacker's 1d100 (rolled when left out)")] = None,
     defense_roll: Annotated[int | None, Arg("the defender's 1d100 (rolled when left out)")] = None,
     weapon: Annotated[str | None, Arg("weapon class: roll its damage on a hit, e.g. Sword")] = None,
@@ -202,6 +204,12 @@ def attack(
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
     options = opencore.Options(str_damage=str_damage, death_at=death_at)
     # Everything is checked before rolling, so a typo costs no dice.
+    for condition, term in ((attacker_unconscious, "Unconscious"), (attacker_stunned, "Stun")):
+        if condition:  # Terminology: "Stun: unable to attack", "Unconscious: unable to attack, defend, move or use Powers"
+            raise RollbookError(f"the attacker is {'stunned' if term == 'Stun' else 'unconscious'}: "
+                                f"{term}: {opencore.term_meaning(term)}",
+                                hint="no attack this round: a stunned character may still move, use a skill, Bide or take "
+                                     "the Defense action" if term == "Stun" else "no attack until the character wakes")
     skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
                           resistance=resistance, weapon=weapon)
     if power == "mental" or unconscious:
@@ -534,7 +542,8 @@ def successes(
     shown = tuple(rolls) if rolls is not None else tuple(roll_total(f"1d{sides}", rng) for _ in range(count))
     result = opencore.success_count(shown, sides=sides, at_least=at_least, needed=needed)
     verdict = "success" if result.success else "failure"
-    return {"dice": f"{count}d{sides}", "rolls": list(result.rolls), "at_least": at_least, "needed": needed,
+    return {"dice": f"{count}d{sides}", "rolls": list(result.rolls), "counted": list(result.counted),
+            "at_least": at_least, "needed": needed,
             "successes": result.successes, "success": result.success, "chance": str(result.chance),
             "text": f"{count}d{sides} {', '.join(map(str, result.rolls))}: {result.successes} at {at_least} or higher, "
                     f"{needed} needed: {verdict} (chance {result.chance})"}
@@ -595,6 +604,22 @@ def _damage_json(result: opencore.Damage) -> Result:
             "toughness": result.toughness, "hp": result.hp, "state": result.state, "bleeding": result.bleeding,
             "critical": result.critical, "substance_flaw": result.substance_flaw,
             "text": f"{result.damage} damage: {' '.join(steps)}" + (", bleeding 1 HP a round" if result.bleeding else "")}
+
+
+@command("opencore move")
+def move(
+    *,
+    feet: Annotated[int | None, Arg("the distance to cover, in feet: how many actions (and rounds) it takes")] = None,
+    actions: Annotated[int | None, Arg("movement actions: how far they go")] = None,
+) -> Result:
+    """Movement in combat: ten feet per action, a single action per round."""
+    result = opencore.movement(feet=feet, actions=actions)
+    plural = "" if result.actions == 1 else "s"
+    text = (f"{result.feet} feet: {result.actions} movement action{plural} ({result.rounds} round{plural}) "
+            f"at {result.feet_per_action} feet per action" if feet is not None else
+            f"{result.actions} movement action{plural}: {result.feet} feet ({result.rounds} round{plural})")
+    return {"feet": result.feet, "actions": result.actions, "rounds": result.rounds,
+            "feet_per_action": result.feet_per_action, "text": text}
 
 
 @command("opencore mental-power")

@@ -175,8 +175,24 @@ Declared = Literal["none", "dodge", "blind-dodge", "parry"]
 def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, defense: Declared = "none",
            roll: int | None = None, conditions: Sequence[str] = (), aim: int = 0, ranged: bool = False,
            unaware: bool = False, defense_roll: int | None = None, percentile: int | None = None,
-           damage_roll: int | None = None) -> Step:
-    """One strike on the attacker's turn against the defense the target declared before the roll."""
+           damage_roll: int | None = None, rocket: bool = False, volley: int | None = None,
+           location_roll: int | None = None) -> Step:
+    """One strike on the attacker's turn against the defense the target declared before the roll.
+    ``rocket``: an unguided rocket (-2); ``volley``: a guided missile volley of that many missiles
+    (no bonuses or penalties, ruling cyno-missile-modifiers; all hit or all miss, each doing its own
+    damage, ruling cyno-volley-damage); ``location_roll``: an aimed hit's percentage roll against
+    the weaponry skill (exactly on the aimed location, or close)."""
+    if volley is not None:
+        check_range("the volley", volley, 1, 1000)
+        given = [name for name, on in (("--condition", bool(conditions)), ("--aim", bool(aim)), ("--rocket", rocket),
+                                       ("--ranged", ranged)) if on]
+        if given:
+            raise RollbookError("a missile volley's strike takes no bonuses or penalties and is its own kind of attack "
+                                "(ruling cyno-missile-modifiers)", hint=f"leave out {', '.join(given)}")
+    if location_roll is not None:
+        if not aim:
+            raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
+        check_range("the aiming percentage roll", location_roll, 1, 100)
     a, t = turns.find(enc, attacker), turns.find(enc, target)
     now = turns.current(enc)
     if now is None or now["id"] != attacker:
@@ -194,23 +210,33 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
     if defense != "none" and not skilled and t["actions_left"] < 1:
         raise RollbookError(f"{t['name']} has no action left to {defense.replace('-', ' ')}")
     opts = options(enc)
-    modifiers = cyno.strike_modifiers(coordination=a["coordination"], weaponry_skill=a["weaponry_skill"],
-                                      conditions=conditions, damage_lost=a["dp_max"] - a["dp"], aim_actions=aim,
-                                      options=opts)
+    if aim and a["weaponry_skill"] is None:
+        raise RollbookError(f"an aimed hit's location is rolled against the weaponry skill, and {a['name']} has none",
+                            hint="strike without --aim")
+    modifiers = () if volley is not None else cyno.strike_modifiers(
+        coordination=a["coordination"], weaponry_skill=a["weaponry_skill"], conditions=conditions,
+        damage_lost=a["dp_max"] - a["dp"], aim_actions=aim, rocket=rocket, options=opts)
     die = check_range("the strike roll", roll, 1, 20) if roll is not None else roll_total("1d20", rng)
     hit = cyno.strike(die, modifiers, aim_actions=aim, options=opts)
     a["actions_left"] -= 1 + aim
     parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in hit.modifiers)
     verdict = ("critical hit" if hit.critical else "hit") if hit.hit else "miss"
-    events = [turns.event(enc, "strike", f"{a['name']} strikes {t['name']}: {hit.roll}{' ' + parts if parts else ''} = "
-                                         f"{hit.total}: {verdict} ({hit.reason})", target, dp=0, by=attacker,
+    exact = None
+    if aim and hit.hit:  # "To hit the exact location, a percentage roll is made against the weapon skill"
+        exact = cyno.exact_location(a["weaponry_skill"], location_roll if location_roll is not None
+                                    else roll_total("1d100", rng))
+    what = f" with a volley of {volley} missiles" if volley is not None else ""
+    where = "" if exact is None else ("; exactly on the aimed location" if exact else "; close to the aimed location, not exact")
+    events = [turns.event(enc, "strike", f"{a['name']} strikes {t['name']}{what}: {hit.roll}{' ' + parts if parts else ''} = "
+                                         f"{hit.total}: {verdict} ({hit.reason}){where}", target, dp=0, by=attacker,
                           detail={"roll": hit.roll, "modifiers": [{"source": m.source, "modifier": m.modifier}
                                                                   for m in hit.modifiers],
                                   "total": hit.total, "hit": hit.hit, "critical": hit.critical,
-                                  "automatic": hit.automatic, "reason": hit.reason})]
+                                  "automatic": hit.automatic, "reason": hit.reason, "volley": volley,
+                                  "exact_location": exact})]
     blocked = False
     if defense != "none":
-        answer = _defend(t, defense, hit.total, hit.hit, ranged, defense_roll, percentile, opts, rng)
+        answer = _defend(t, defense, hit.total, hit.hit, ranged, defense_roll, percentile, opts, rng, volley)
         t["actions_left"] -= answer.actions_spent
         blocked = hit.hit and answer.success
         verdict = ("succeeds" if answer.success else "fails") if answer.allowed else "is not allowed"
@@ -219,8 +245,10 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} {verdict}: {answer.reason} "
                                                   f"({answer.actions_spent} action{'s' if answer.actions_spent != 1 else ''})",
                                   target))
+    missiles = 1 if volley is None else volley  # each missile of a volley that hits does its own damage
     if hit.hit and not blocked:
-        events += _damaged(enc, t, damage_roll if damage_roll is not None else roll_total(a["weapon_damage"], rng),
+        events += _damaged(enc, t, damage_roll if damage_roll is not None
+                           else sum(roll_total(a["weapon_damage"], rng) for _ in range(missiles)),
                            a["weapon_level"], a["static"], hit.critical, attacker)
     elif blocked and defense == "parry":
         amount = damage_roll if damage_roll is not None else roll_total(a["weapon_damage"], rng)
@@ -232,11 +260,17 @@ ACTION: dict[str, cyno.DefenseAction] = {"dodge": "dodge", "blind-dodge": "blind
 
 
 def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, ranged: bool, die: int | None,
-            percentile: int | None, opts: cyno.Options, rng: random.Random) -> cyno.Defense:
+            percentile: int | None, opts: cyno.Options, rng: random.Random, volley: int | None = None) -> cyno.Defense:
     """The declared dodge or parry; dice are rolled only when they can decide something."""
     skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
+    if volley is not None and defense != "parry" and volley >= cyno.UNDODGEABLE_VOLLEY:
+        return cyno.dodge(strike_total, None, reflex=t["reflex"], volley=volley, options=opts)
+    ranged = ranged or (volley is not None and defense == "parry")  # missiles are no blow to parry
     if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
         return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
+    if defense == "parry" and ranged:  # only a blow can be parried (ruling cyno-parry-blows-only)
+        return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
+                          ranged=True, options=opts)
     if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss
         return cyno.Defense(ACTION[defense], True, False, 0 if skilled else 1, None, 0, None, None,
                             "the strike missed anyway")

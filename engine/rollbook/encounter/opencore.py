@@ -21,6 +21,23 @@ from rollbook.systems import check_range, opencore, roll_off, roll_total
 HAND_TO_HAND = opencore.HAND_TO_HAND
 
 
+@dataclasses.dataclass(frozen=True)
+class Powers:
+    """An attack's Power options, as ``opencore attack`` takes them (the Powers section is not in
+    the document, so a Power's numbers are the GM's): the attacking Power with its score and
+    damage, the Hand-to-Hand skill for a touch Power (default: the combatant's attack skill), the
+    target's Magic Resistance, Armor/Shielding protection and substance flaw, and a critical bonus."""
+
+    power: opencore.PowerKind | None = None
+    power_score: int | None = None
+    power_damage: int | None = None
+    attack_skill: int | None = None
+    resistance: int = 0
+    power_protection: int = 0
+    substance_flaw: bool = False
+    critical_bonus: int = 0
+
+
 def options(enc: Encounter) -> opencore.Options:
     r = enc["rulings"]
     return opencore.Options(death_at=r["death_at"], str_damage=r["str_damage"], dex_modifier=r["dex_modifier"])
@@ -261,31 +278,51 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
 def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,
            defense_bonus: int = 0, attack_roll: int | None = None, defense_roll: int | None = None,
            critical_roll: int | None = None, critical_type: str | None = None, weapon: str | None = None,
-           mode: str | None = None) -> Step:
-    """One attack by ``opencore attack``'s chain, with the combatants' numbers; its wound applied."""
+           mode: str | None = None, powers: Powers | None = None) -> Step:
+    """One attack by ``opencore attack``'s chain, with the combatants' numbers; its wound applied.
+    ``powers``: a Power attacks, or the target has Power protection or a substance flaw (the
+    numbers the GM gives, as ``opencore attack`` takes them)."""
+    p = powers or Powers()
     a, extra = _acting(enc, attacker, "an attack", against=target)
     t = turns.find(enc, target)
     if t is a:
         raise RollbookError(f"{a['name']} cannot attack itself")
     if stunned(a):
         raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or 'encounter next'")
-    if turns.has(a, "dropped-weapon"):
+    if p.power is not None and (weapon is not None or mode is not None):
+        raise RollbookError(f"a Power attacks without a weapon ({weapon or mode!r})",
+                            hint="leave out --weapon and --mode; a touch Power adds Hand-to-Hand damage by itself")
+    if p.power is None and p.attack_skill is not None:
+        raise RollbookError("--attack-skill replaces the combatant's skill for a touch Power's Hand-to-Hand attack",
+                            hint="add --power touch, or leave out --attack-skill")
+    if turns.has(a, "dropped-weapon") and p.power is None:
         raise RollbookError(f"{a['name']} dropped the weapon",
                             hint=f"pick it up ('encounter end-effect --who {a['id']} --kind dropped-weapon') or attack with --weapon 'Hand to Hand'")
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
     asleep = unconscious(enc, t)
+    mental = p.power == "mental"  # "Mental powers used in combat cannot be blocked": no rolls at all
+    if mental and (attack_roll is not None or defense_roll is not None or attack_bonus or defense_bonus):
+        raise RollbookError("Mental powers used in combat cannot be blocked, so nothing is rolled",
+                            hint="leave out the attack and defense rolls and bonuses")
+    no_defense = asleep or mental
     r = enc["rulings"]
+    skill = None if p.power in ("physical", "mental") else (p.attack_skill if p.attack_skill is not None else a["attack_skill"])
     answer = chain.attack(
-        attack_skill=a["attack_skill"], defense_skill=None if asleep else t["defense_skill"],
-        attack_bonus=attack_bonus, defense_bonus=0 if asleep else defense_bonus + sum(
+        attack_skill=skill, defense_skill=None if no_defense else t["defense_skill"],
+        attack_bonus=attack_bonus, defense_bonus=0 if no_defense else defense_bonus + sum(
             e["defense_penalty"] for e in t["effects"] if e["kind"] == "stumble"),
-        defending=not asleep and turns.has(t, "defending"), stunned=not asleep and stunned(t), unconscious=asleep,
-        attack_roll=attack_roll, defense_roll=None if asleep else defense_roll, weapon=weapon or a["weapon"],
-        mode=mode, strength=a["str"], fortitude=t["fortitude"], str_damage=r["str_damage"], hp=t["hp"], con=t["con"],
+        defending=not no_defense and turns.has(t, "defending"), stunned=not no_defense and stunned(t),
+        unconscious=asleep and not mental,
+        attack_roll=attack_roll, defense_roll=None if no_defense else defense_roll,
+        weapon=None if p.power is not None else weapon or a["weapon"],
+        mode=mode, strength=None if p.power in ("physical", "mental") else a["str"],
+        fortitude=0 if p.power in ("physical", "mental") else t["fortitude"],
+        str_damage=r["str_damage"], hp=t["hp"], con=t["con"],
         armor=t["armor"], toughness=t["toughness"], critical_type=critical_type, critical_roll=critical_roll,
-        death_at=r["death_at"], rng=rng, power=None, power_score=None, power_damage=None, resistance=0,
-        power_protection=0, substance_flaw=False, critical_bonus=0,
+        death_at=r["death_at"], rng=rng, power=p.power, power_score=p.power_score, power_damage=p.power_damage,
+        resistance=p.resistance, power_protection=p.power_protection, substance_flaw=p.substance_flaw,
+        critical_bonus=p.critical_bonus, attacker_stunned=False, attacker_unconscious=False,
     )
     if extra:
         a["effects"] = [e for e in a["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]
@@ -301,7 +338,8 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
     for side, fumble in answer["fumbles"].items():
         events += _fumbled(enc, a if side == "attacker" else t, t if side == "attacker" else a, fumble)
     if answer["self_damage"]:
-        events += _self_injury(enc, a, answer["self_damage"], weapon or a["weapon"], rng)
+        events += _self_injury(enc, a, answer["self_damage"],
+                               HAND_TO_HAND if p.power == "touch" else weapon or a["weapon"], rng)
     return turns.logged(enc, events)
 
 

@@ -178,6 +178,7 @@ class Options:
     target_size: Literal["one", "both"] = "one"  # cyno-large-and-small-target
     impossible_dodge: Literal["costs-action", "free"] = "costs-action"  # cyno-impossible-dodge
     failed_skilled_parry: Literal["free", "action"] = "free"  # cyno-parry-with-skill
+    ranged_parry: Literal["blow-only", "allowed"] = "blow-only"  # cyno-parry-blows-only
 
 
 DEFAULT = Options()
@@ -288,6 +289,7 @@ def critical_damage(damage: int) -> int:
 DefenseAction = Literal["dodge", "blind dodge", "parry"]
 UNAWARE = ("A character may not dodge/parry if the character does not know that he/she is being attacked.")
 NOT_HAND_TO_HAND = "only a hand-to-hand attack (or a missile volley of four or fewer) can be dodged"
+NOT_A_BLOW = "a parry blocks \"the enemy's blow\": only a hand-to-hand attack can be parried (ruling cyno-parry-blows-only)"
 
 
 @dataclass(frozen=True)
@@ -352,12 +354,19 @@ def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, v
 
 
 def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, hand_to_hand_skill: int | None = None,
-          skill_roll: int | None = None, unaware: bool = False, options: Options = DEFAULT) -> Defense:
+          skill_roll: int | None = None, unaware: bool = False, ranged: bool = False,
+          options: Options = DEFAULT) -> Defense:
     """Parry: with hand-to-hand skill a percentage roll at or under the skill blocks without
     costing an action (a failure costs one or not by ruling cyno-parry-with-skill); without it,
-    roll like a dodge, costing an action. Not by a character who does not know he is attacked."""
+    roll like a dodge, costing an action. Not by a character who does not know he is attacked,
+    and (ruling cyno-parry-blows-only) not against an attack that is not hand-to-hand: that
+    declared parry costs what a ruled-out dodge costs (ruling cyno-impossible-dodge), and a
+    skilled parry nothing."""
     if unaware:
         return _not_allowed("parry", 0, UNAWARE)
+    if ranged and options.ranged_parry == "blow-only":
+        spent = 1 if hand_to_hand_skill is None and options.impossible_dodge == "costs-action" else 0
+        return _not_allowed("parry", spent, NOT_A_BLOW)
     if hand_to_hand_skill is not None:
         check_range("the hand-to-hand skill", hand_to_hand_skill, 0, 100, hint="a percentage")
         if skill_roll is None:
@@ -426,6 +435,16 @@ def parse_level(text: str) -> int:
 
 def level_symbol(level: int) -> str:
     return level_symbols()[level]
+
+
+def level_name(level: int) -> str:
+    """A level's name as the document gives it: the prefix (Kilo, "-" for the basic unit), or for an
+    unnamed level the named level below it plus the distance, "Kilo+1 for one level above Kilo"."""
+    names = {row["level"]: row["prefix"] for row in tables.get("cyno.metric").rows}
+    below = max(named for named in names if named <= level)
+    if below == level:
+        return "basic unit" if names[level] == "-" else names[level]
+    return f"{names[below]}+{level - below}"
 
 
 def convert(amount: Fraction | int, from_level: int, to_level: int) -> Fraction:

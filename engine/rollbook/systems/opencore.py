@@ -485,6 +485,37 @@ def action_value(action: str, field: str) -> int:
     return next(r for r in tables.get("opencore.actions").rows if r["action"] == action)[field]
 
 
+def term_meaning(term: str) -> str:
+    """What the Terminology table says a critical's effect means, in its words."""
+    return str(next(r for r in tables.get("opencore.terminology").rows if r["term"] == term)["meaning"])
+
+
+@dataclass(frozen=True)
+class Movement:
+    feet: int  # the distance covered
+    actions: int  # the movement actions it takes (a part of the step takes a whole action)
+    rounds: int  # combat rounds, at "a single action per combat round"
+    feet_per_action: int
+
+
+def movement(*, feet: int | None = None, actions: int | None = None) -> Movement:
+    """"Movement: Character can move ten feet per action", one action a round: the actions (and
+    rounds) a distance takes, a part of ten feet taking a whole action (ruling opencore-movement-steps),
+    or the distance some actions cover."""
+    step = int(action_value("Movement", "feet_per_action"))
+    if feet is not None and actions is not None:
+        raise RollbookError("give the distance in feet or the number of actions, not both", hint="e.g. --feet 35")
+    if feet is None and actions is None:
+        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="e.g. --feet 35")
+    if feet is not None:
+        check_range("the distance in feet", feet, 0, 10**9)
+        needed = -(-feet // step)
+        return Movement(feet, needed, needed, step)
+    assert actions is not None
+    check_range("the number of actions", actions, 0, 10**9)
+    return Movement(actions * step, actions, actions, step)
+
+
 def stun_defense_penalty() -> int:
     """Stun: unable to attack, -50 to defense rolls (Terminology)."""
     return next(r for r in tables.get("opencore.terminology").rows if r["term"] == "Stun")["defense_penalty"]
@@ -736,6 +767,11 @@ class SuccessCount:
     success: bool
     chance: Fraction  # of at least ``needed`` successes, before rolling
 
+    @property
+    def counted(self) -> tuple[bool, ...]:
+        """For each die, whether it counts as a success."""
+        return tuple(value >= self.at_least for value in self.rolls)
+
 
 def success_count_chance(dice: int, sides: int, at_least: int, needed: int) -> Fraction:
     """P(at least ``needed`` of ``dice`` dice show ``at_least`` or more), exactly (binomial)."""
@@ -755,6 +791,7 @@ def success_count(rolls: tuple[int, ...], *, sides: int, at_least: int, needed: 
     check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}")
     for position, value in enumerate(rolls, 1):
         check_range(f"die number {position}", value, 1, sides)
-    successes = sum(value >= at_least for value in rolls)
+    counted = SuccessCount(rolls, sides, at_least, needed, 0, False, Fraction(0)).counted
+    successes = sum(counted)
     return SuccessCount(rolls, sides, at_least, needed, successes, successes >= needed,
                         success_count_chance(len(rolls), sides, at_least, needed))

@@ -125,3 +125,40 @@ def test_a_dodge_against_a_shot_costs_its_action_or_not_by_the_ruling():
     kept = call("strike", encounter=free, attacker="p1", target="g1", roll=15, defense="dodge", ranged=True,
                 damage_roll=4)
     assert who(kept["encounter"], "g1")["actions_left"] == 2 and who(kept["encounter"], "g1")["dp"] == 16
+
+
+def test_a_shot_cannot_be_parried_so_the_damage_lands():
+    # ruling cyno-parry-blows-only: "block the enemy's blow"
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    answer = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, defense="parry", ranged=True,
+                  percentile=30, damage_roll=6)
+    assert who(answer["encounter"], "g1")["dp"] == 14 and "parry is not allowed" in answer["text"]
+    assert who(answer["encounter"], "g1")["actions_left"] == 2  # Sid parries with his skill: nothing spent
+
+
+def test_a_rocket_is_minus_2_and_an_aimed_hit_says_whether_it_is_exact():
+    # "they have a -2 penalty to hit"; "To hit the exact location, a percentage roll is made against the weapon skill."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    rocket = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, rocket=True, damage_roll=1)
+    assert {"source": "rocket", "modifier": -2} in [{**m, "source": m["source"].split(" ")[0].lower()}
+                                                     for m in rocket["events"][0]["detail"]["modifiers"]]
+    exact = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, aim=1, location_roll=75, damage_roll=1)
+    close = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, aim=1, location_roll=76, damage_roll=1)
+    assert exact["events"][0]["detail"]["exact_location"] is True and "exactly on the aimed location" in exact["text"]
+    assert close["events"][0]["detail"]["exact_location"] is False and "not exact" in close["text"]
+
+
+def test_a_missile_volley_takes_no_bonuses_all_missiles_do_damage_and_five_cannot_be_dodged():
+    # "The bonus and penalty of the character does not apply"; "they either all hit the target or all miss the
+    # target"; "if the volley consists of five or more missiles then it would not be possible to dodge the volley"
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    four = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, volley=4, defense="dodge", defense_roll=20)
+    assert four["events"][0]["detail"]["modifiers"] == [] and "dodge succeeds" in four["text"]
+    five = call("strike", encounter=enc, attacker="p1", target="g1", roll=12, volley=5, defense="dodge", defense_roll=20,
+                seed=2)
+    assert "dodge is not allowed" in five["text"]
+    # Kristine's 2d6 once per missile (ruling cyno-volley-damage): five missiles do 10 to 60, one 2d6 at most 12
+    dealt = [-next(e for e in call("strike", encounter=enc, attacker="p1", target="g1", roll=12, volley=5,
+                                   seed=seed)["events"] if e["kind"] == "damage")["dp"] for seed in range(1, 9)]
+    assert min(dealt) >= 10 and max(dealt) > 12
+    assert "takes no bonuses" in refused("strike", encounter=enc, attacker="p1", target="g1", volley=3, aim=1)

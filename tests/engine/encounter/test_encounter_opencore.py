@@ -200,3 +200,53 @@ def test_an_attack_returns_the_whole_chain_and_keeps_only_its_text():
     assert (detail["attack_total"], detail["defense_total"], detail["hit"]) == (150, 30, True)
     assert detail["wound"]["to_toughness"] == 5 and detail["wound"]["critical_hit"]["roll"] == 70  # 50 + 20
     assert "detail" not in answer["encounter"]["log"][-1]
+
+
+# --- Powers in an encounter: the options of 'opencore attack', with the combatants' numbers ---------
+
+
+def test_a_mental_power_cannot_be_blocked_so_nothing_is_rolled():
+    # "Mental powers used in combat cannot be blocked ... mental power - magic resistance = power's effective score"
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    answer = call("attack", encounter=enc, attacker="p1", target="o1", power="mental", power_score=60, power_damage=12,
+                  resistance=20, critical_type="burn", critical_roll=1, seed=3)
+    detail = answer["events"][0]["detail"]
+    assert detail["attack_roll"] is None and detail["defense_roll"] is None and detail["effective_power"] == 40
+    assert detail["wound"]["damage"] == 12 and detail["wound"]["to_toughness"] == 5  # the orc's Toughness 5 first
+    assert who(answer["encounter"], "o1")["hp"] == 20 - 7 + detail["wound"]["effects"]["extra_damage"] * -1
+    assert "cannot be blocked" in refused("attack", encounter=enc, attacker="p1", target="o1", power="mental",
+                                          power_score=60, power_damage=12, attack_roll=50, critical_type="burn")
+
+
+def test_a_touch_power_hits_with_the_hand_to_hand_skill_and_adds_its_damage():
+    # "In the case of touch-based Powers, use the Hand-to-Hand combat skill."
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    detail = call("attack", encounter=enc, attacker="p1", target="o1", power="touch", power_damage=10, attack_skill=35,
+                  attack_roll=90, defense_roll=10, critical_type="burn", critical_roll=1, seed=3)["events"][0]["detail"]
+    assert detail["combat_skill"] == 35 and detail["attack_total"] == 125 and detail["power"] == "touch"
+    assert detail["damage_expression"].startswith("1d6") and detail["damage"] >= 10 + 1
+    assert "without a weapon" in refused("attack", encounter=enc, attacker="p1", target="o1", power="touch",
+                                         power_damage=10, weapon="Sword")
+
+
+def test_a_physical_power_uses_its_score_as_the_combat_skill():
+    # "In the case of Physical Powers which are not touch based, the Power's score is used as the combat skill."
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    detail = call("attack", encounter=enc, attacker="p1", target="o1", power="physical", power_score=25, power_damage=8,
+                  attack_roll=50, defense_roll=40, critical_type="impact", critical_roll=1, seed=3)["events"][0]["detail"]
+    assert detail["combat_skill"] == 25 and detail["attack_total"] == 75 and detail["defense_total"] == 60
+
+
+def test_shielding_stops_damage_before_armor_and_a_substance_flaw_goes_straight_to_hit_points():
+    # "Some Powers (like Armor and Shielding) prevent some forms of damage"; "Damage is done to Hit Points after
+    # Toughness has been depleted or in special cases, like being hit with something the character has a substance flaw against."
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    shielded = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50, defense_roll=10,
+                    power_protection=100, seed=3)
+    assert shielded["events"][0]["detail"]["wound"]["to_power"] == shielded["events"][0]["detail"]["damage"]
+    assert who(shielded["encounter"], "o1")["hp"] == 20 and who(shielded["encounter"], "o1")["toughness"] == 5
+    flawed = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50, defense_roll=10,
+                  substance_flaw=True, critical_roll=1, seed=3)
+    wound = flawed["events"][0]["detail"]["wound"]
+    assert wound["to_toughness"] == 0 and wound["to_hp"] == wound["damage"] and wound["critical"] is True
+    assert who(flawed["encounter"], "o1")["toughness"] == 5

@@ -134,3 +134,29 @@ def test_large_and_small_target_exclude_each_other_unless_the_gm_allows_both():
     assert sum(m.modifier for m in both) == 0
     with pytest.raises(RollbookError, match="cannot both apply"):  # other groups stay exclusive
         cyno.strike_modifiers(conditions=["half-cover", "quarter-cover"], options=cyno.Options(target_size="both"))
+
+
+def test_every_level_is_listed_with_the_document_s_names():
+    # "we will call them Kilo+1 for one level above Kilo and Kilo+2 for two levels above Kilo. The same
+    # applies to levels between Mega and Giga, and any other levels without a name."
+    listed = call("cyno levels")["levels"]
+    names = [row["name"] for row in listed]
+    assert names[names.index("Mega") + 1:names.index("Kilo") + 1] == ["Kilo+2", "Kilo+1", "Kilo"]
+    assert [row["level"] for row in listed] == list(range(18, -19, -1))  # every power of ten, highest first
+    for row in listed:  # each name and symbol is read back as its own level
+        assert cyno.parse_level(row["symbol"]) == row["level"]
+        if row["name"] != "basic unit":
+            assert cyno.parse_level(row["name"]) == row["level"]
+
+
+def test_only_a_blow_can_be_parried_unless_the_gm_allows_more():
+    """"block the enemy's blow with a weapon or a limb" (ruling cyno-parry-blows-only)."""
+    shot = call("cyno parry", strike=12, roll=15, ranged=True, damage=7)
+    assert shot["allowed"] is False and shot["success"] is False and shot["actions_spent"] == 1
+    assert shot["weapon_or_limb_damage"] is None and "blow" in shot["reason"]
+    assert call("cyno parry", strike=12, ranged=True, skill=60)["actions_spent"] == 0  # a skilled parry costs nothing
+    assert call("cyno parry", strike=12, roll=15, ranged=True, impossible_dodge="free")["actions_spent"] == 0
+    allowed = call("cyno parry", strike=12, roll=15, ranged=True, ranged_parry="allowed", damage=7)
+    assert allowed["allowed"] and allowed["success"] and allowed["weapon_or_limb_damage"] == 7
+    blow = call("cyno parry", strike=12, roll=15, damage=7)  # the same parry against a blow
+    assert blow["allowed"] and blow["success"]

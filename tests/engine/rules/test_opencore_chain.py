@@ -272,3 +272,45 @@ def test_an_unconscious_defender_cannot_defend():
     fumbled = call("opencore attack", attack_skill=90, unconscious=True, attack_roll=5, seed=1)
     assert not fumbled["hit"] and "attacker" in fumbled["fumbles"]
     assert "unable to defend" in refused("opencore attack", attack_skill=9, unconscious=True, defense_skill=30)
+
+
+# --- "Stun: unable to attack, -50 to defense rolls"; "Unconscious: unable to attack, defend, move or use Powers"
+
+
+def test_a_stunned_attacker_is_unable_to_attack():
+    message = refused("opencore attack", **SWORD_HIT, attacker_stunned=True)
+    assert "stunned" in message and "unable to attack" in message
+    # the same attack from a character who is not stunned is made, so the flag alone refuses it
+    assert call("opencore attack", **SWORD_HIT, seed=1)["hit"] is True
+
+
+def test_an_unconscious_attacker_is_unable_to_attack_or_use_powers():
+    assert "unable to attack, defend, move or use Powers" in refused("opencore attack", **SWORD_HIT, attacker_unconscious=True)
+    assert "unconscious" in refused("opencore attack", power="mental", power_score=60, power_damage=10,
+                                    attacker_unconscious=True)
+
+
+def test_a_stunned_defender_still_defends_at_minus_50_and_a_stunned_attacker_only_is_refused():
+    out = call("opencore attack", **SWORD_HIT, stunned=True, seed=1)
+    assert out["defense_total"] == 20 + 30 - 50
+
+
+def test_the_success_count_says_which_dice_counted():
+    out = call("opencore successes", dice="4d10", at_least=8, rolls=[7, 8, 10, 1], needed=2)
+    assert out["counted"] == [False, True, True, False] and out["successes"] == 2 and out["success"] is True
+
+
+# --- "Movement: Character can move ten feet per action"; "a single action per combat round" ------
+
+
+@pytest.mark.parametrize(("feet", "actions"), [(0, 0), (1, 1), (10, 1), (11, 2), (35, 4), (40, 4)])
+def test_movement_takes_an_action_per_ten_feet_and_a_part_takes_a_whole_one(feet, actions):
+    out = call("opencore move", feet=feet)
+    assert (out["actions"], out["rounds"], out["feet_per_action"]) == (actions, actions, 10)
+
+
+def test_movement_actions_cover_ten_feet_each_and_the_question_must_be_one():
+    assert call("opencore move", actions=3)["feet"] == 30
+    assert "not both" in refused("opencore move", feet=30, actions=3)
+    assert "how far" in refused("opencore move")
+    assert "between" in refused("opencore move", feet=-5)
