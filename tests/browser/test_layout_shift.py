@@ -1,7 +1,7 @@
 """Nothing on a tool page jumps while its widgets and the engine load (Cumulative Layout Shift,
 as Lighthouse counts it: shifts without the reader's input), at phone and desktop width. The room
-each widget needs is kept for it in docs/stylesheets/rollbook.css; a widget that outgrows it fails
-here with its measured height, the number to put there."""
+each widget needs is kept for it in docs/stylesheets/rollbook.css, written by
+scripts/widget_room.py; a widget that outgrows it fails here: run that script again."""
 
 from __future__ import annotations
 
@@ -51,4 +51,5 @@ def test_tool_pages_do_not_jump_while_widgets_and_engine_load(browser: Any, base
             page.close()
     finally:
         context.close()
-    assert jumps == {}, f"layout shift over {MOST} at {width} px (page: (shift, first heights)): {jumps}"
+    assert jumps == {}, (f"layout shift over {MOST} at {width} px (page: (shift, heights)): {jumps}; "
+                         "a widget outgrew its room: `.venv/bin/python scripts/widget_room.py --write`")
