@@ -78,6 +78,9 @@ SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can 
 DIGEST_CHARS = 16  # of the folder's sha256, naming it: plenty to never collide
 FOLDER_NAME = re.compile(r"[0-9a-f]{%d}" % DIGEST_CHARS)
 META = '<meta name="rollbook-engine" content="{folder}">'
+# Pages showing a widget (a custom element <rollbook-…>) start the engine from their head.
+EARLY_START = '<script type="module" async src="{root}widgets/start.js"></script>'
+WIDGET_TAG = re.compile(r"<rollbook-[a-z-]+[\s>]")
 
 _prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 
@@ -105,7 +108,10 @@ def on_pre_build(config: Any) -> None:
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
-    return add_engine_meta(output, site_folder(_prepared)) if _prepared is not None else output
+    if _prepared is None:
+        return output
+    root = "../" * page.url.count("/")  # directory URLs: "tools/roller/" -> "../../"
+    return add_engine_meta(output, site_folder(_prepared), root)
 
 
 def on_post_build(config: Any) -> None:
@@ -131,11 +137,15 @@ def site_folder(folder: Path) -> str:
     return f"{SITE_RUNTIME_DIR}/{folder.name}/"
 
 
-def add_engine_meta(html: str, folder: str) -> str:
-    """The page naming its engine folder, at the end of its head."""
+def add_engine_meta(html: str, folder: str, root: str) -> str:
+    """The page naming its engine folder at the end of its head and, if it shows a widget,
+    starting the engine from there (widgets/start.js; ``root`` is the site's root from the page)."""
     if "</head>" not in html:
         raise BundleError("a page without </head>: cannot name its engine")
-    return html.replace("</head>", META.format(folder=folder) + "</head>", 1)
+    head = META.format(folder=folder)
+    if WIDGET_TAG.search(html):
+        head += EARLY_START.format(root=root)
+    return html.replace("</head>", head + "</head>", 1)
 
 
 # --- the bundle ------------------------------------------------------------------------------

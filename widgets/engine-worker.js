@@ -14,7 +14,7 @@
 // back from the wheel, and Python's random module is reseeded: otherwise every restored tab would
 // share one random state. If anything in that fails (no snapshot, another Pyodide build, a
 // damaged file), the worker starts Pyodide the normal way and loads the wheel.
-// It says once how its start went ({status: "ready", via: "snapshot" | "fresh"} or
+// It says once how its start went ({status: "ready", via: "snapshot" | "fresh", took: {step: ms}} or
 // {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 
 const RUNTIME = new URL("./", import.meta.url);
@@ -32,6 +32,9 @@ function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
   return "sha256-" + btoa(String.fromCharCode(...hexDigest.match(/../g).map((byte) => parseInt(byte, 16))));
 }
 
+const took = {}; // milliseconds since the worker started, per step: reported with "ready"
+const mark = (step) => { took[step] = Math.round(performance.now()); };
+
 async function restore(loadPyodide) {
   const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
   const wheel = lockFile.then(async (lock) => {
@@ -40,16 +43,22 @@ async function restore(loadPyodide) {
   });
   wheel.catch(() => {}); // awaited below; a failure is reported there
   const snapshot = fetchOk("engine.snapshot.gz").then((response) =>
-    new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+    new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()).then((heap) => {
+    mark("snapshot");
+    return heap;
+  });
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
     lockFileContents: lockFile,
     _loadSnapshot: snapshot,
   });
+  mark("restored");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) });
   pyodide.runPython(AFTER_RESTORE);
-  return pyodide.pyimport("rollbook.api").call_json;
+  const callJson = pyodide.pyimport("rollbook.api").call_json;
+  mark("engine");
+  return callJson;
 }
 
 async function fresh(loadPyodide) {
@@ -66,6 +75,7 @@ async function fresh(loadPyodide) {
 let via = "snapshot";
 async function start() {
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
+  mark("module");
   try {
     return await restore(loadPyodide);
   } catch (error) {
@@ -81,7 +91,7 @@ function failureMessage(error) {
 
 const engine = start();
 engine.then(
-  () => self.postMessage({ status: "ready", via }),
+  () => self.postMessage({ status: "ready", via, took }),
   (error) => self.postMessage({ status: "failed", message: failureMessage(error) }),
 );
 
