@@ -184,20 +184,21 @@ def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> t
 
 def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle: Throttle,
             progress: Callable[[str], None]) -> dict[str, Any]:
-    out: dict[str, Any] = {"via": set()}
+    out: dict[str, Any] = {"via": set(), "load_before": os.getloadavg()}
 
     def context(service_workers: str) -> BrowserContext:
         return browser.new_context(viewport={"width": 390, "height": 844}, service_workers=service_workers)  # type: ignore[arg-type]
 
+    kinds = ("bare-main", "bare-worker", "ask", "roller")
     for rate in rates:
-        for kind in ("bare-main", "bare-worker", "ask", "roller"):
-            samples: dict[str, list[float]] = {"cold": [], "warm": [], "warm-sw": []}
-            for _ in range(runs):
+        samples = {kind: {"cold": [], "warm": [], "warm-sw": []} for kind in kinds}
+        for _ in range(runs):
+            for kind in kinds:  # interleaved: a burst of load elsewhere hits every kind alike
                 # cold, then warm from the HTTP cache (service workers blocked)
                 ctx = context("block")
                 for start in ("cold", "warm"):
                     seconds, via = timed(ctx.new_page(), url, kind, throttle, rate)
-                    samples[start].append(seconds)
+                    samples[kind][start].append(seconds)
                     if via:
                         out["via"].add(via)
                 ctx.close()
@@ -212,13 +213,15 @@ def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle:
                         first.goto(url)
                     first.wait_for_function(SERVICE_WORKER_READY, timeout=TIMEOUT_MS)
                     seconds, via = timed(ctx.new_page(), url, kind, throttle, rate)
-                    samples["warm-sw"].append(seconds)
+                    samples[kind]["warm-sw"].append(seconds)
                     if via:
                         out["via"].add(via)
                     ctx.close()
-            out[f"{kind}@{rate:g}x"] = {start: statistics.median(v) for start, v in samples.items() if v}
-            progress(f"{kind} at {rate:g}x: " + ", ".join(f"{k} {statistics.median(v):.2f} s"
-                                                            for k, v in samples.items() if v))
+        for kind in kinds:
+            out[f"{kind}@{rate:g}x"] = {start: statistics.median(v) for start, v in samples[kind].items() if v}
+            progress(f"{kind} at {rate:g}x: " + ", ".join(f"{k} {[round(x, 2) for x in v]}"
+                                                            for k, v in samples[kind].items() if v))
+    out["load"] = os.getloadavg()
     return out
 
 
@@ -229,7 +232,8 @@ def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Thro
         "## Fast start: first answer vs bare `loadPyodide()` pages",
         "",
         f"Made by `{command}` on {today} (headless Chromium, {platform.machine()}, {os.cpu_count()} cores "
-        "shared with other work: expect noise). Median of the runs; seconds from navigation start on the page's "
+        f"shared with other work: load average {results['load_before'][0]:.1f} before the run, "
+        f"{results['load'][0]:.1f} after; expect noise). Median of the runs; seconds from navigation start on the page's "
         "own clock. Cold = fresh browser context; warm = second visit, HTTP cache only; warm + SW = second "
         "visit served by the service worker. Baseline = the faster bare page for the same start and CPU "
         "(for warm + SW: the bare pages' warm time).",

@@ -5,7 +5,7 @@
 // The engine's folder, pyodide/<hash>/ (hooks/pyodide_bundle.py), already has the content hash in
 // its URL: its files are precached without a revision, so Workbox fetches them with the normal
 // HTTP cache instead of cache: "reload" - on a first visit it gets the runtime the engine worker
-// has just downloaded (or is downloading) instead of fetching 16 MB a second time.
+// has just downloaded (or is downloading) instead of fetching the runtime a second time.
 //
 //   node hooks/service-worker.mjs SITE_DIR
 //
