@@ -35,18 +35,21 @@ function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
 const took = {}; // milliseconds since the worker started, per step: reported with "ready"
 const mark = (step) => { took[step] = Math.round(performance.now()); };
 
+// What a restore needs, asked for at once: these downloads (or cache reads) and the snapshot's
+// unpacking run while pyodide.mjs is still being imported.
+const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
+const wheel = lockFile.then(async (lock) => {
+  const { file_name: name, sha256 } = lock.packages.rollbook;
+  return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
+});
+const snapshot = fetchOk("engine.snapshot.gz").then((response) =>
+  new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()).then((heap) => {
+  mark("snapshot");
+  return heap;
+});
+for (const promise of [lockFile, wheel, snapshot]) promise.catch(() => {}); // reported where awaited
+
 async function restore(loadPyodide) {
-  const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
-  const wheel = lockFile.then(async (lock) => {
-    const { file_name: name, sha256 } = lock.packages.rollbook;
-    return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
-  });
-  wheel.catch(() => {}); // awaited below; a failure is reported there
-  const snapshot = fetchOk("engine.snapshot.gz").then((response) =>
-    new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()).then((heap) => {
-    mark("snapshot");
-    return heap;
-  });
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
