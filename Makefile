@@ -76,6 +76,7 @@ bench: setup build
 	$(PY) benchmarks/dice.py --write-readme
 	node benchmarks/pyodide.mjs --write-readme
 	$(PY) benchmarks/widgets.py --write-readme
+	$(PY) benchmarks/start.py --write-readme
 
 clean:
 	rm -rf site $(VENV) node_modules $(VENDOR) .pytest_cache .hypothesis dist build
