@@ -13,7 +13,7 @@ runs, at each CPU throttling rate (CDP ``Emulation.setCPUThrottlingRate`` on the
 * roller: ``tools/roller/``, ``3d6`` and Enter as soon as the field exists, until the total is on
   screen;
 
-each **cold** (a fresh browser context: empty HTTP cache, no service worker yet; the site's
+each **cold** (a fresh browser profile on disk: empty HTTP cache, no service worker yet; the site's
 service worker registers and precaches during the visit, as on a real first visit), **warm**
 (second visit in the same context, service workers blocked: the HTTP cache only) and, for the
 site's pages, **warm + SW** (a context whose first visit installed the service worker; the second
@@ -39,12 +39,13 @@ import platform
 import re
 import statistics
 import sys
+import tempfile
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -162,6 +163,15 @@ class Throttle:
         session.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
 
 
+def visit(context: BrowserContext, url: str, kind: str, throttle: Throttle, rate: float) -> tuple[float, str | None]:
+    """A visit in a new tab, closed once measured (its engine with it)."""
+    page = context.new_page()
+    try:
+        return timed(page, url, kind, throttle, rate)
+    finally:
+        page.close()
+
+
 def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> tuple[float, str | None]:
     """Seconds from navigation start to ready (bare) or to the first answer (ask, roller)."""
     throttle.apply(page, rate)
@@ -182,12 +192,18 @@ def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> t
     return ready / 1000, page.evaluate("window.__via ?? null")
 
 
-def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle: Throttle,
+def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], throttle: Throttle,
             progress: Callable[[str], None]) -> dict[str, Any]:
     out: dict[str, Any] = {"via": set(), "load_before": os.getloadavg()}
+    profiles = tempfile.TemporaryDirectory(prefix="rollbook-start-")
 
     def context(service_workers: str) -> BrowserContext:
-        return browser.new_context(viewport={"width": 390, "height": 844}, service_workers=service_workers)  # type: ignore[arg-type]
+        # A fresh profile on disk per context: empty caches, as a first visit has them. Not an
+        # incognito context: its in-memory HTTP cache keeps no file as big as the runtime's (so a
+        # "warm" visit there would download pyodide.asm.wasm again and never reuse compiled code).
+        return chromium.launch_persistent_context(
+            tempfile.mkdtemp(dir=profiles.name), executable_path=CHROMIUM, args=FLAGS,
+            viewport={"width": 390, "height": 844}, service_workers=service_workers)  # type: ignore[arg-type]
 
     kinds = ("bare-main", "bare-worker", "ask", "roller")
     for rate in rates:
@@ -197,7 +213,7 @@ def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle:
                 # cold, then warm from the HTTP cache (service workers blocked)
                 ctx = context("block")
                 for start in ("cold", "warm"):
-                    seconds, via = timed(ctx.new_page(), url, kind, throttle, rate)
+                    seconds, via = visit(ctx, url, kind, throttle, rate)
                     samples[kind][start].append(seconds)
                     if via:
                         out["via"].add(via)
@@ -212,7 +228,8 @@ def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle:
                     else:
                         first.goto(url)
                     first.wait_for_function(SERVICE_WORKER_READY, timeout=TIMEOUT_MS)
-                    seconds, via = timed(ctx.new_page(), url, kind, throttle, rate)
+                    first.close()
+                    seconds, via = visit(ctx, url, kind, throttle, rate)
                     samples[kind]["warm-sw"].append(seconds)
                     if via:
                         out["via"].add(via)
@@ -222,6 +239,7 @@ def measure(browser: Browser, url: str, runs: int, rates: list[float], throttle:
             progress(f"{kind} at {rate:g}x: " + ", ".join(f"{k} {[round(x, 2) for x in v]}"
                                                             for k, v in samples[kind].items() if v))
     out["load"] = os.getloadavg()
+    profiles.cleanup()
     return out
 
 
@@ -234,7 +252,7 @@ def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Thro
         f"Made by `{command}` on {today} (headless Chromium, {platform.machine()}, {os.cpu_count()} cores "
         f"shared with other work: load average {results['load_before'][0]:.1f} before the run, "
         f"{results['load'][0]:.1f} after; expect noise). Median of the runs; seconds from navigation start on the page's "
-        "own clock. Cold = fresh browser context; warm = second visit, HTTP cache only; warm + SW = second "
+        "own clock. Cold = fresh browser profile (on disk); warm = second visit, HTTP cache only; warm + SW = second "
         "visit served by the service worker. Baseline = the faster bare page for the same start and CPU "
         "(for warm + SW: the bare pages' warm time).",
         "",
@@ -292,9 +310,8 @@ def main(argv: list[str]) -> int:
     throttle = Throttle()
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            results = measure(browser, url, options.runs, rates, throttle, lambda line: print(line, file=sys.stderr))
-            browser.close()
+            results = measure(playwright.chromium, url, options.runs, rates, throttle,
+                              lambda line: print(line, file=sys.stderr))
     finally:
         server.shutdown()
     command = "make build && .venv/bin/python benchmarks/start.py" + (f" --runs {options.runs}" if options.runs != 3 else "") \

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, PHONE
-from conftest import PREFIX, QuietServer, SiteHandler
+from conftest import CHROMIUM, CHROMIUM_FLAGS, PREFIX, QuietServer, SiteHandler
 from sitebuild import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -137,20 +137,60 @@ def second_build(first: Path, tmp_path: Path) -> tuple[Path, str, str]:
 
 
 class Switchable:
-    """Serves one directory under the site's path, then another, at the same URL."""
+    """Serves one directory under the site's path, then another, at the same URL; counts the
+    files it sent in full (200), by name."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        self.sent: dict[str, int] = {}
         self.server = QuietServer(("127.0.0.1", 0), self._handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
 
     def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
-        return SiteHandler(*args, directory=str(self.directory), **kwargs)
+        sent = self.sent
+
+        class Counting(SiteHandler):
+            def send_response(self, code: int, message: str | None = None) -> None:
+                if code == 200:
+                    name = self.path.split("?")[0].rsplit("/", 1)[-1]
+                    sent[name] = sent.get(name, 0) + 1
+                super().send_response(code, message)
+
+        return Counting(*args, directory=str(self.directory), **kwargs)
 
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any, tmp_path: Path) -> None:
+    """The engine's worker and the service worker's precache want the same files at the same time:
+    the runtime's folder carries its hash in its URL, so the precache takes them through the HTTP
+    cache (no cache-busting revision) and the runtime crosses the network once."""
+    site = Switchable(served_site.directory)
+    # A profile on disk, as a reader's browser has: an incognito context's in-memory HTTP cache
+    # keeps no file of this size (so there every big file would cross the network twice).
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, viewport=PHONE, service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto(site.url + "tools/roller/")
+        page.get_by_label("Dice expression").fill("3d6")
+        page.get_by_label("Dice expression").press("Enter")
+        expect(page.locator(".rollbook-total__value")).to_have_text(re.compile(r"^\d+$"), timeout=ENGINE_TIMEOUT_MS)
+        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        cached = page.evaluate("""async () => {
+          const urls = [];
+          for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+          return urls;
+        }""")
+    finally:
+        context.close()
+        site.close()
+    for name in ("pyodide.asm.wasm", "engine.snapshot.gz", "python_stdlib.zip"):
+        assert site.sent.get(name) == 1, (name, sorted((v, k) for k, v in site.sent.items() if v > 1 or k.endswith((".wasm", ".gz", ".zip", ".whl"))))
+        assert any(url.endswith(name) for url in cached), name  # and yet it is precached, for offline
 
 
 def test_an_update_switches_the_pages_and_the_engine_together(browser: Any, served_site: Any, tmp_path: Path) -> None:
