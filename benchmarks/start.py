@@ -175,7 +175,9 @@ def visit(context: BrowserContext, url: str, kind: str, throttle: Throttle, rate
 def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> tuple[float, str | None]:
     """Seconds from navigation start to ready (bare) or to the first answer (ask, roller)."""
     throttle.apply(page, rate)
-    if kind == "roller":
+    if kind == "roller-late":  # the worker started by the widget (at idle, or by the tap), not from <head>
+        page.route("**/widgets/start.js", lambda route: route.fulfill(content_type="text/javascript", body=""))
+    if kind in ("roller", "roller-late"):
         page.add_init_script(WATCH_TOTAL)
         page.goto(url + "tools/roller/")
         field = page.get_by_label("Dice expression")
@@ -205,7 +207,7 @@ def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], thro
             tempfile.mkdtemp(dir=profiles.name), executable_path=CHROMIUM, args=FLAGS,
             viewport={"width": 390, "height": 844}, service_workers=service_workers)  # type: ignore[arg-type]
 
-    kinds = ("bare-main", "bare-worker", "ask", "roller")
+    kinds = ("bare-main", "bare-worker", "ask", "roller", "roller-late")
     for rate in rates:
         samples = {kind: {"cold": [], "warm": [], "warm-sw": []} for kind in kinds}
         for _ in range(runs):
@@ -273,6 +275,13 @@ def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Thro
                          f"{ask / baseline:.2f} | {roll / baseline:.2f} | {target}: {'met' if met else 'not met'} |")
     via = ", ".join(sorted(results["via"])) or "not reported"
     lines += ["", f"The engine started from: {via} (the worker's own report)."]
+    lines += ["", "Starting the worker from the page's `<head>` (widgets/start.js) against leaving it to the widget "
+              "(`warmUpWhenIdle()` when the roller connects, or the tap itself), roller's first roll:", "",
+              "| CPU | start | worker from `<head>` | worker from the widget |", "|---|---|---:|---:|"]
+    for rate in rates:
+        for start in ("cold", "warm"):
+            lines.append(f"| {rate:g}× | {start} | {results[f'roller@{rate:g}x'][start]:.2f} s | "
+                         f"{results[f'roller-late@{rate:g}x'][start]:.2f} s |")
     if any(rate != 1 for rate in rates):
         answer = refused[0] if refused else "no worker target attached"
         lines += ["", "CPU throttling: DevTools throttles the page's main thread. Asked to throttle the engine's "

@@ -114,6 +114,13 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     return add_engine_meta(output, site_folder(_prepared), root)
 
 
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:
+    # 404.html, rendered from the theme: instant navigation may lead from it to a page with widgets.
+    if _prepared is None or template_name != "404.html":
+        return output_content
+    return add_engine_meta(output_content, site_folder(_prepared), "")
+
+
 def on_post_build(config: Any) -> None:
     try:
         if _prepared is None:
