@@ -82,6 +82,7 @@ bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	$(PY) benchmarks/dice.py --write-readme
 	node benchmarks/pyodide.mjs --write-readme
 	$(PY) benchmarks/widgets.py --write-readme
+	$(PY) benchmarks/start.py --write-readme
 	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/lighthouse.py --write-readme
 
 clean:

@@ -7,7 +7,7 @@
 // markers) with the tables below, or appends the section. $ROLLBOOK_SITE overrides site/,
 // $PYTHON overrides .venv/bin/python. Internal: --cold bare|wheel|engine is one cold-load sample.
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -15,7 +15,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SITE = path.resolve(process.env.ROLLBOOK_SITE ?? path.join(ROOT, "site"));
-const RUNTIME = path.join(SITE, "pyodide") + path.sep;
+// The built site's engine folder, site/pyodide/<hash>/ (hooks/pyodide_bundle.py): the only one.
+const RUNTIME = path.join(SITE, "pyodide", (() => {
+  try {
+    const folders = readdirSync(path.join(SITE, "pyodide")).filter((name) => /^[0-9a-f]{16}$/.test(name));
+    return folders.length === 1 ? folders[0] : "";
+  } catch { return ""; }
+})()) + path.sep;
 const PYTHON = process.env.PYTHON ?? path.join(ROOT, ".venv", "bin", "python");
 const README = path.join(ROOT, "benchmarks", "README.md");
 const START = "<!-- pyodide-bench:start -->";
@@ -31,6 +37,19 @@ const option = (name, fallback) => {
 async function load(mode) {
   const { loadPyodide } = await import(pathToFileURL(path.join(RUNTIME, "pyodide.mjs")).href);
   if (mode === "bare") return loadPyodide({ indexURL: RUNTIME });
+  if (mode === "snapshot") { // as the browser's worker does (widgets/engine-worker.js `restore`)
+    const { gunzipSync } = await import("node:zlib");
+    const lock = JSON.parse(readFileSync(path.join(RUNTIME, "pyodide-lock.json"), "utf8"));
+    const pyodide = await loadPyodide({
+      indexURL: RUNTIME, lockFileURL: path.join(RUNTIME, "pyodide-lock.json"), packageBaseUrl: RUNTIME,
+      _loadSnapshot: gunzipSync(readFileSync(path.join(RUNTIME, "engine.snapshot.gz"))),
+    });
+    const wheel = new Uint8Array(readFileSync(path.join(RUNTIME, lock.packages.rollbook.file_name)));
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: pyodide.runPython("import sysconfig; sysconfig.get_path('purelib')") });
+    pyodide.runPython("import random; random.seed()");
+    pyodide.pyimport("rollbook.api").call_json(FIRST_REQUEST);
+    return pyodide;
+  }
   const pyodide = await loadPyodide({
     indexURL: RUNTIME, lockFileURL: path.join(RUNTIME, "pyodide-lock.json"), packages: ["rollbook"],
     packageBaseUrl: RUNTIME, // never the CDN that Pyodide on Node falls back to (tests/pyodide/run.mjs)
@@ -60,7 +79,7 @@ const median = (xs) => {
 };
 
 function coldSamples(runs) {
-  const samples = { bare: [], wheel: [], engine: [] };
+  const samples = { bare: [], wheel: [], engine: [], snapshot: [] };
   for (let i = 0; i < runs; i++) {
     for (const mode of Object.keys(samples)) { // alternate, so drift hits both alike
       const begun = performance.now();
@@ -107,15 +126,18 @@ function tables(timings, cold, runs) {
   }
   lines.push("", `Inside Pyodide the engine is ${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}× slower than on CPython;` +
     ` the slowest request above still answers in ${fmtTime(slowest)}.`);
-  lines.push("", `Loading from the built \`site/pyodide/\` in a fresh Node process, median of ${runs} runs each` +
+  lines.push("", `Loading from the built \`site/pyodide/<hash>/\` in a fresh Node process, median of ${runs} runs each` +
     " (load = \`import\` of pyodide.mjs until ready; process = spawn to exit, including Node's own start):", "");
   lines.push("| what | load | process |", "|---|---:|---:|");
   const row = (label, xs) => `| ${label} | ${fmtTime(median(xs.map((x) => x.load)))} | ${fmtTime(median(xs.map((x) => x.wall)))} |`;
   lines.push(row("bare `loadPyodide()` (baseline)", cold.bare));
   lines.push(row("+ rollbook wheel installed (`packages: [\"rollbook\"]`)", cold.wheel));
   lines.push(row("+ `import rollbook.api` and the first answer", cold.engine));
+  lines.push(row("the build's memory snapshot restored (engine imported), wheel files put back, first answer", cold.snapshot));
   const extra = median(cold.engine.map((x) => x.load)) - median(cold.bare.map((x) => x.load));
-  lines.push("", `The engine adds ${fmtTime(extra)} to a bare Pyodide start.`);
+  const restored = median(cold.snapshot.map((x) => x.load)) / median(cold.bare.map((x) => x.load));
+  lines.push("", `The engine adds ${fmtTime(extra)} to a bare Pyodide start; restoring the snapshot gives the first answer in ` +
+    `${(restored * 100).toFixed(0)}% of the bare start's time.`);
   return lines.join("\n");
 }
 

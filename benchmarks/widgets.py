@@ -57,6 +57,12 @@ worker.onmessage = () => { window.__ready = performance.now(); };
 BARE_WORKER = """const { loadPyodide } = await import("./pyodide/pyodide.mjs");
 await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
 postMessage("ready");"""
+# The runtime's versioned folder, as the built pages name it (hooks/pyodide_bundle.py).
+_NAMED = re.search(r'<meta name="rollbook-engine" content="(pyodide/[0-9a-f]{16}/)">',
+                   (SITE / "index.html").read_text(encoding="utf-8") if (SITE / "index.html").is_file() else "")
+FOLDER = _NAMED[1] if _NAMED else "pyodide/"
+BARE_MAIN = BARE_MAIN.replace("./pyodide/", "./" + FOLDER)
+BARE_WORKER = BARE_WORKER.replace("./pyodide/", "./" + FOLDER)
 EXTRA = {"/bench-bare-main.html": ("text/html", BARE_MAIN), "/bench-bare-worker.html": ("text/html", BARE_WORKER_PAGE),
          "/bench-bare-worker.js": ("text/javascript", BARE_WORKER)}
 
@@ -196,7 +202,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
-    if not (SITE / "pyodide" / "pyodide-lock.json").is_file():
+    if not (SITE / FOLDER / "pyodide-lock.json").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1
     server, url = serve()

@@ -1,30 +1,34 @@
 """MkDocs hook: ship the engine in the tree to the browser, inside a self-hosted Pyodide.
 
-After every build (``make build``, and every rebuild of ``make serve``) the site gets:
+Every build (``make build``, and every rebuild of ``make serve``) gets one versioned folder,
+``site/pyodide/<hash>/``, holding everything the engine's worker loads, side by side:
 
-* ``pyodide/`` - the Pyodide runtime files the browser needs, from ``node_modules/pyodide``
-  (pinned in package.json; never a CDN), the engine's pure-Python wheel built from ``engine/``,
-  and ``pyodide-lock.json``: Pyodide's own lockfile with its package list pruned to the one
-  package the site ships, ``rollbook`` (with the wheel's sha256). Pruning keeps the lockfile
-  small (1 KB instead of 120 KB) and makes a stray ``loadPackage("numpy")`` fail loudly with
-  "no known package" instead of trying to fetch a wheel the site does not have.
-  The wheel lives in a folder named after its own sha256 (``pyodide/<digest>/rollbook-….whl``):
-  its file name never changes, so without that a browser holding a cached older wheel would fail
-  the lockfile's integrity check for as long as its cache lasts (GitHub Pages: 10 minutes).
-  (The lockfile's own URL is fixed: a browser still using a cached lockfile in those minutes
-  gets the previous engine if it cached that wheel too, else a load error that the next ask
-  retries, see widgets/engine.js.)
-* ``widgets/`` - a copy of the repository's ``widgets/`` (the worker and its client).
+* the Pyodide runtime files the browser needs, from ``node_modules/pyodide`` (pinned in
+  package.json; never a CDN);
+* the engine's pure-Python wheel built from ``engine/`` and ``pyodide-lock.json``: Pyodide's own
+  lockfile with its package list pruned to the one package the site ships, ``rollbook`` (with the
+  wheel's sha256). Pruning keeps the lockfile small (1 KB instead of 120 KB) and makes a stray
+  ``loadPackage("numpy")`` fail loudly with "no known package" instead of fetching a wheel the
+  site does not have;
+* ``engine.snapshot.gz``: a Pyodide memory snapshot with the engine imported, made on Node by
+  hooks/pyodide_snapshot.mjs and proved there by restoring it (``engine.snapshot.json`` records
+  the Pyodide version and build id, the lockfile's and wheel's sha256 it belongs to; a cached
+  snapshot whose record does not match the folder is made again);
+* ``engine-worker.js``, the worker itself (from ``widgets/``).
 
-So a page loads the engine with::
+``<hash>`` is the sha256 of all of it but the snapshot (which is a function of the rest), so a
+new engine, runtime or worker is a new URL for every file the worker loads, and every page names
+its folder in ``<meta name="rollbook-engine" content="pyodide/<hash>/">`` (read by
+widgets/engine.js): a page of one deploy never talks to an engine or lockfile of another, whatever
+a browser or a service worker has cached. Earlier folders are removed from ``site/pyodide/``.
 
-    loadPyodide({indexURL: "<site>/pyodide/", lockFileURL: "<site>/pyodide/pyodide-lock.json",
-                 packages: ["rollbook"]})
+``widgets/`` (the page side) is copied to ``site/widgets/``, with the few library modules the
+widgets import.
 
-The wheel and lockfile are prepared once in ``build/pyodide-bundle/`` and reused while the
-content of the engine (and of what builds it) is unchanged, so a rebuild under ``mkdocs serve``
-only links files; any edit, or a switch of git branch, rebuilds them.
-Run ``python hooks/pyodide_bundle.py DIR`` to bundle into DIR without MkDocs.
+The folder is prepared once in ``build/pyodide-bundle/<hash>/`` and reused while its inputs are
+unchanged, so a rebuild under ``mkdocs serve`` only links files; any edit of the engine, or a
+switch of git branch, rebuilds it. Run ``python hooks/pyodide_bundle.py DIR`` to bundle into DIR
+without MkDocs.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -48,11 +53,15 @@ WIDGETS = ROOT / "widgets"
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
 NODE_MODULES = ROOT / "node_modules"
 CACHE = ROOT / "build" / "pyodide-bundle"
+SNAPSHOT_SCRIPT = ROOT / "hooks" / "pyodide_snapshot.mjs"
 
 PACKAGE = "rollbook"
-SITE_RUNTIME_DIR = "pyodide"  # site/pyodide/: runtime, lockfile and engine wheel side by side
+SITE_RUNTIME_DIR = "pyodide"  # site/pyodide/<hash>/: runtime, lockfile, wheel, snapshot, worker
 SITE_WIDGETS_DIR = "widgets"
 LOCKFILE = "pyodide-lock.json"
+WORKER = "engine-worker.js"
+SNAPSHOT = "engine.snapshot.gz"
+SNAPSHOT_INFO = "engine.snapshot.json"
 # What loadPyodide fetches in a browser (module worker): the ES module loader, the Emscripten
 # module, the WebAssembly binary and the standard library. Not the classic-script pyodide.js,
 # the type declarations, the consoles or the source maps.
@@ -66,7 +75,14 @@ VENDORED = {
 }
 # A fixed timestamp makes the wheel, hence its sha256 in the lockfile, reproducible.
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can hold
-DIGEST_CHARS = 16  # of the wheel's sha256, naming its folder: plenty to never collide
+DIGEST_CHARS = 16  # of the folder's sha256, naming it: plenty to never collide
+FOLDER_NAME = re.compile(r"[0-9a-f]{%d}" % DIGEST_CHARS)
+META = '<meta name="rollbook-engine" content="{folder}">'
+# Pages showing a widget (a custom element <rollbook-…>) start the engine from their head.
+EARLY_START = '<script type="module" async src="{root}widgets/start.js"></script>'
+WIDGET_TAG = re.compile(r"<rollbook-[a-z-]+[\s>]")
+
+_prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 
 
 class BundleError(Exception):
@@ -76,13 +92,43 @@ class BundleError(Exception):
 # --- the hook --------------------------------------------------------------------------------
 
 
+def _plugin_error(error: BundleError) -> Exception:
+    from mkdocs.exceptions import PluginError
+
+    return PluginError(f"pyodide_bundle: {error}")
+
+
+def on_pre_build(config: Any) -> None:
+    """Prepare the folder first: the pages name it (on_post_page)."""
+    global _prepared
+    try:
+        _prepared = locked_prepare(CACHE)
+    except BundleError as error:
+        raise _plugin_error(error) from error
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    if _prepared is None:
+        return output
+    root = "../" * page.url.count("/")  # directory URLs: "tools/roller/" -> "../../"
+    return add_engine_meta(output, site_folder(_prepared), root)
+
+
+def on_post_template(output_content: str, template_name: str, config: Any) -> str:
+    # 404.html, rendered from the theme: instant navigation may lead from it to a page with widgets.
+    if _prepared is None or template_name != "404.html":
+        return output_content
+    return add_engine_meta(output_content, site_folder(_prepared), "")
+
+
 def on_post_build(config: Any) -> None:
     try:
-        bundle_into(Path(config["site_dir"]))
+        if _prepared is None:
+            bundle_into(Path(config["site_dir"]))
+        else:
+            install(_prepared, Path(config["site_dir"]))
     except BundleError as error:
-        from mkdocs.exceptions import PluginError
-
-        raise PluginError(f"pyodide_bundle: {error}") from error
+        raise _plugin_error(error) from error
 
 
 def on_serve(server: Any, config: Any, builder: Any) -> Any:
@@ -93,37 +139,120 @@ def on_serve(server: Any, config: Any, builder: Any) -> Any:
     return server
 
 
+def site_folder(folder: Path) -> str:
+    """The folder as pages name it, relative to the site's root: ``pyodide/<hash>/``."""
+    return f"{SITE_RUNTIME_DIR}/{folder.name}/"
+
+
+def add_engine_meta(html: str, folder: str, root: str) -> str:
+    """The page naming its engine folder at the end of its head and, if it shows a widget,
+    starting the engine from there (widgets/start.js; ``root`` is the site's root from the page)."""
+    if "</head>" not in html:
+        raise BundleError("a page without </head>: cannot name its engine")
+    head = META.format(folder=folder)
+    if WIDGET_TAG.search(html):
+        head += EARLY_START.format(root=root)
+    return html.replace("</head>", head + "</head>", 1)
+
+
 # --- the bundle ------------------------------------------------------------------------------
 
 
-def bundle_into(site_dir: Path, cache: Path = CACHE) -> None:
-    """Prepare the bundle and install it; builds running at once (tests, serve) take turns."""
+def bundle_into(site_dir: Path, cache: Path = CACHE, snapshot: bool = True) -> Path:
+    """Prepare the folder and install it; return its place in the site."""
+    folder = locked_prepare(cache, snapshot)
+    install(folder, site_dir)
+    return site_dir / SITE_RUNTIME_DIR / folder.name
+
+
+def locked_prepare(cache: Path = CACHE, snapshot: bool = True) -> Path:
+    """prepare_bundle, with builds running at once (tests, serve) taking turns."""
     cache.parent.mkdir(parents=True, exist_ok=True)
     with open(cache.parent / f"{cache.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        install(prepare_bundle(cache), site_dir)
+        return prepare_bundle(cache, snapshot)
 
 
-def prepare_bundle(cache: Path = CACHE) -> Path:
-    """Bring ``cache`` (the wheel in its digest folder, the lockfile) up to date; return it."""
+def prepare_bundle(cache: Path = CACHE, snapshot: bool = True) -> Path:
+    """Bring ``cache/<hash>/`` (see the module docstring) up to date; return it."""
     missing = [name for name in (LOCKFILE, *RUNTIME_FILES) if not (PYODIDE_NPM / name).is_file()]
     if missing:
         raise BundleError(f"{_shown(PYODIDE_NPM)}/ lacks {', '.join(missing)}: run `npm ci` "
                           "(or `make build`, which runs it) to install the Pyodide pinned in package.json")
     fingerprint = _engine_fingerprint()
     stamp = cache / "engine.sha256"
-    if stamp.is_file() and stamp.read_text() == fingerprint and shipped_wheel(cache) is not None:
-        return cache
-    shutil.rmtree(cache, ignore_errors=True)  # earlier engines' wheels (built sites keep their own links)
-    cache.mkdir(parents=True)
-    with tempfile.TemporaryDirectory(dir=cache) as tmp:
+    current = cache / "current"  # names the folder the stamp's inputs made
+    if stamp.is_file() and stamp.read_text() == fingerprint and current.is_file():
+        folder = cache / current.read_text().strip()
+        if FOLDER_NAME.fullmatch(folder.name) and complete(folder, snapshot):
+            return folder
+    cache.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache, prefix="tmp-") as tmp:
+        work = Path(tmp) / "folder"
+        work.mkdir()
         built = build_wheel(Path(tmp))
-        wheel = cache / _sha256(built)[:DIGEST_CHARS] / built.name
-        wheel.parent.mkdir()
-        os.replace(built, wheel)
-    write_lockfile(wheel, cache / LOCKFILE)
+        os.replace(built, work / built.name)
+        write_lockfile(work / built.name, work / LOCKFILE)
+        for name in RUNTIME_FILES:
+            _link_or_copy(PYODIDE_NPM / name, work / name)
+        shutil.copy2(WIDGETS / WORKER, work / WORKER)
+        folder = cache / folder_digest(work)
+        if not complete(folder, snapshot):
+            if snapshot:
+                make_snapshot(work)
+            shutil.rmtree(folder, ignore_errors=True)
+            os.replace(work, folder)
+    for old in cache.iterdir():  # earlier folders (built sites keep their own links)
+        if old.is_dir() and old != folder and FOLDER_NAME.fullmatch(old.name):
+            shutil.rmtree(old)
+    current.write_text(folder.name)
     stamp.write_text(fingerprint)
-    return cache
+    return folder
+
+
+def folder_digest(folder: Path) -> str:
+    """The folder's name: the sha256 of every file the worker loads but the snapshot, which is
+    made from them (and of the script that makes it)."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.iterdir()):
+        if path.name not in (SNAPSHOT, SNAPSHOT_INFO):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(SNAPSHOT_SCRIPT.read_bytes())
+    return digest.hexdigest()[:DIGEST_CHARS]
+
+
+def complete(folder: Path, snapshot: bool = True) -> bool:
+    """The folder holds the wheel its lockfile names, the runtime, the worker, and (if asked for)
+    a snapshot whose record matches this Pyodide, this lockfile and this wheel."""
+    wheel = shipped_wheel(folder)
+    if wheel is None or not all((folder / name).is_file() for name in (*RUNTIME_FILES, WORKER)):
+        return False
+    return not snapshot or snapshot_matches(folder, wheel)
+
+
+def snapshot_matches(folder: Path, wheel: Path) -> bool:
+    """The snapshot is tied to the exact Pyodide build, lockfile and wheel it was made with."""
+    try:
+        info = json.loads((folder / SNAPSHOT_INFO).read_text())
+        pyodide_version = json.loads((PYODIDE_NPM / "package.json").read_text())["version"]
+        return ((folder / SNAPSHOT).is_file()
+                and info["pyodide"] == pyodide_version
+                and info["lockfile_sha256"] == _sha256(folder / LOCKFILE)
+                and info["wheel_sha256"] == _sha256(wheel)
+                and info["packed_bytes"] == (folder / SNAPSHOT).stat().st_size)
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+
+
+def make_snapshot(folder: Path) -> None:
+    """Make and prove the folder's memory snapshot on Node (hooks/pyodide_snapshot.mjs)."""
+    done = subprocess.run(["node", str(SNAPSHOT_SCRIPT), str(folder)], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise BundleError(f"the engine's memory snapshot could not be made or did not restore:\n{tail}")
+    wheel = shipped_wheel(folder)
+    if wheel is None or not snapshot_matches(folder, wheel):
+        raise BundleError(f"{SNAPSHOT_INFO} does not match the folder it was made in")
 
 
 def shipped_wheel(bundle: Path) -> Path | None:
@@ -136,31 +265,27 @@ def shipped_wheel(bundle: Path) -> Path | None:
         return None
 
 
-def install(bundle: Path, site_dir: Path) -> None:
-    """Put the runtime, the bundle's wheel and lockfile at site/pyodide/, the widgets at site/widgets/."""
-    target = site_dir / SITE_RUNTIME_DIR
+def install(folder: Path, site_dir: Path) -> None:
+    """Put the folder at site/pyodide/<hash>/ (and nothing else there), the widgets at site/widgets/."""
+    runtime = site_dir / SITE_RUNTIME_DIR
+    target = runtime / folder.name
+    if runtime.is_dir():  # a dirty rebuild (`mkdocs serve --dirty`) keeps earlier ones
+        for old in runtime.iterdir():
+            if old != target:
+                shutil.rmtree(old) if old.is_dir() else old.unlink()
     target.mkdir(parents=True, exist_ok=True)
-    for name in RUNTIME_FILES:
-        _link_or_copy(PYODIDE_NPM / name, target / name)
-    wheel = shipped_wheel(bundle)
-    if wheel is None:
-        raise BundleError(f"{_shown(bundle)} holds no wheel matching its lockfile: delete it and build again")
-    shipped = wheel.relative_to(bundle)
-    for old in target.glob(f"*/{PACKAGE}-*.whl"):  # a dirty rebuild (`mkdocs serve --dirty`) keeps them
-        if old.relative_to(target) != shipped:
-            shutil.rmtree(old.parent)
-    (target / shipped.parent).mkdir(exist_ok=True)
-    _link_or_copy(wheel, target / shipped)
-    _link_or_copy(bundle / LOCKFILE, target / LOCKFILE)
+    for path in folder.iterdir():
+        _link_or_copy(path, target / path.name)
     if WIDGETS.is_dir():
-        shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True)
+        shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(WORKER))  # the worker lives in the folder
         for package, names in VENDORED.items():
             for name in names:
-                source, target = NODE_MODULES / package / name, site_dir / SITE_WIDGETS_DIR / "vendor" / package / name
+                source, vendored = NODE_MODULES / package / name, site_dir / SITE_WIDGETS_DIR / "vendor" / package / name
                 if not source.is_file():
                     raise BundleError(f"{_shown(source)} is missing: run 'npm ci' (make setup does)")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                _link_or_copy(source, target)
+                vendored.parent.mkdir(parents=True, exist_ok=True)
+                _link_or_copy(source, vendored)
 
 
 def build_wheel(out_dir: Path) -> Path:
@@ -211,8 +336,8 @@ def check_wheel(wheel: Path) -> None:
 
 def write_lockfile(wheel: Path, path: Path) -> None:
     """Pyodide's lockfile, pruned to the engine (the pyodide-build lockfile step, as a library).
-    The wheel's ``file_name`` is relative to the lockfile's folder, which the site serves as
-    Pyodide's indexURL (Pyodide's installer only looks at the part after the last ``/``)."""
+    The wheel's ``file_name`` is relative to the lockfile's folder (the wheel lies beside it),
+    which the site serves as Pyodide's indexURL."""
     from pyodide_lock import PyodideLockSpec
     from pyodide_lock.utils import add_wheels_to_spec
 
@@ -248,6 +373,8 @@ def _engine_fingerprint() -> str:
 
 def _wheel_inputs() -> Iterator[tuple[str, Path]]:
     yield "hook", Path(__file__).resolve()
+    yield "snapshot", SNAPSHOT_SCRIPT
+    yield "worker", WIDGETS / WORKER
     yield "lockfile", PYODIDE_NPM / LOCKFILE  # its info block (Python, ABI) goes into ours
     for name in ("pyproject.toml", "README.md"):
         if (ROOT / name).is_file():
@@ -279,12 +406,12 @@ def main(argv: list[str]) -> int:
         print("usage: python hooks/pyodide_bundle.py SITE_DIR", file=sys.stderr)
         return 2
     try:
-        bundle_into(Path(argv[0]))
+        folder = bundle_into(Path(argv[0]))
     except BundleError as error:
         print(f"pyodide_bundle: {error}", file=sys.stderr)
         return 1
-    lock = json.loads((Path(argv[0]) / SITE_RUNTIME_DIR / LOCKFILE).read_text())
-    print(f"bundled {', '.join(lock['packages'])} into {argv[0]}/{SITE_RUNTIME_DIR}/")
+    lock = json.loads((folder / LOCKFILE).read_text())
+    print(f"bundled {', '.join(lock['packages'])} into {folder}/")
     return 0
 
 

@@ -2,6 +2,10 @@
 // Pyodide bundle hook: every page, the search index, Material's assets, the widgets, the Pyodide
 // runtime and the engine wheel are precached, each with its revision (a content hash), so
 // after one visit everything works offline, and a new deploy is taken whole or not at all.
+// The engine's folder, pyodide/<hash>/ (hooks/pyodide_bundle.py), already has the content hash in
+// its URL: its files are precached without a revision, so Workbox fetches them with the normal
+// HTTP cache instead of cache: "reload" - on a first visit it gets the runtime the engine worker
+// has just downloaded (or is downloading) instead of fetching the runtime a second time.
 //
 //   node hooks/service-worker.mjs SITE_DIR
 //
@@ -15,13 +19,14 @@ const site = path.resolve(process.argv[2] ?? "site");
 
 const { count, size, warnings } = await generateSW({
   globDirectory: site,
-  globPatterns: ["**/*.{html,js,mjs,css,json,wasm,zip,whl,svg,png,webmanifest,xml}"],
+  globPatterns: ["**/*.{html,js,mjs,css,json,wasm,zip,whl,gz,svg,png,webmanifest,xml}"],
   globIgnores: ["sw.js", "workbox-*.js", "**/*.map"],
   swDest: path.join(site, "sw.js"),
   // The Pyodide runtime is the largest file (pyodide.asm.wasm, about 9 MB); it must be there offline.
   maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
   // tools/roller/?expression=…&seed=… is the same page as tools/roller/: its query is the widget's.
   ignoreURLParametersMatching: [/.*/],
+  dontCacheBustURLsMatching: /^pyodide\/[0-9a-f]{16}\//,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   clientsClaim: true,

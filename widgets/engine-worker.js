@@ -1,15 +1,70 @@
-// The engine's module Web Worker: loads Pyodide and the rollbook wheel from the site itself
-// (site/pyodide/, next to site/widgets/), then answers {id, request} with {id, response}.
-// Only JSON crosses this boundary: the request is JSON text into rollbook.api.call_json and
-// the response is its JSON text parsed back, so no Python object ever reaches page code.
-// Must be started as a module worker: Pyodide 314's pyodide.asm.mjs cannot be importScripts()ed.
-// It also says once how its start went ({status: "ready"} or {status: "failed", message}), so
-// the page can tell the reader "Starting the dice engine…" and then get out of the way.
+// The engine's module Web Worker: loads Pyodide and the rollbook wheel from the site itself, then
+// answers {id, request} with {id, response}. Only JSON crosses this boundary: the request is JSON
+// text into rollbook.api.call_json and the response is its JSON text parsed back, so no Python
+// object ever reaches page code. Must be started as a module worker: Pyodide 314's
+// pyodide.asm.mjs cannot be importScripts()ed.
+//
+// The build puts this file in the runtime's versioned folder, site/pyodide/<hash>/, beside
+// everything it loads (runtime, lockfile, wheel, snapshot), and every page names that folder
+// (widgets/engine.js): a page of one deploy never talks to an engine or lockfile of another.
+//
+// Fast start: the folder holds a memory snapshot of Pyodide with the engine already imported,
+// made at build time (hooks/pyodide_snapshot.mjs). Restoring it skips Python's start-up and the
+// engine's imports. A snapshot holds the WebAssembly heap only, so the engine's files are put
+// back from the wheel, and Python's random module is reseeded: otherwise every restored tab would
+// share one random state. If anything in that fails (no snapshot, another Pyodide build, a
+// damaged file), the worker starts Pyodide the normal way and loads the wheel.
+// It says once how its start went ({status: "ready", via: "snapshot" | "fresh", took: {step: ms}} or
+// {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 
-const RUNTIME = new URL("../pyodide/", import.meta.url);
+const RUNTIME = new URL("./", import.meta.url);
+// Keep in step with hooks/pyodide_snapshot.mjs, which proves the snapshot with the same steps.
+const AFTER_RESTORE = "import random; random.seed()";
+const SITE_PACKAGES = "import sysconfig; sysconfig.get_path('purelib')";
 
-async function start() {
-  const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
+async function fetchOk(name, init) {
+  const response = await fetch(new URL(name, RUNTIME), init);
+  if (!response.ok) throw new Error(`${name} could not be fetched (HTTP ${response.status})`);
+  return response;
+}
+
+function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
+  return "sha256-" + btoa(String.fromCharCode(...hexDigest.match(/../g).map((byte) => parseInt(byte, 16))));
+}
+
+const took = {}; // milliseconds since the worker started, per step: reported with "ready"
+const mark = (step) => { took[step] = Math.round(performance.now()); };
+
+// What a restore needs, asked for at once: these downloads (or cache reads) and the snapshot's
+// unpacking run while pyodide.mjs is still being imported.
+const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
+const wheel = lockFile.then(async (lock) => {
+  const { file_name: name, sha256 } = lock.packages.rollbook;
+  return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
+});
+const snapshot = fetchOk("engine.snapshot.gz").then((response) =>
+  new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()).then((heap) => {
+  mark("snapshot");
+  return heap;
+});
+for (const promise of [lockFile, wheel, snapshot]) promise.catch(() => {}); // reported where awaited
+
+async function restore(loadPyodide) {
+  const pyodide = await loadPyodide({
+    indexURL: RUNTIME.href,
+    packageBaseUrl: RUNTIME.href,
+    lockFileContents: lockFile,
+    _loadSnapshot: snapshot,
+  });
+  mark("restored");
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) });
+  pyodide.runPython(AFTER_RESTORE);
+  const callJson = pyodide.pyimport("rollbook.api").call_json;
+  mark("engine");
+  return callJson;
+}
+
+async function fresh(loadPyodide) {
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     lockFileURL: new URL("pyodide-lock.json", RUNTIME).href,
@@ -20,13 +75,26 @@ async function start() {
   return pyodide.pyimport("rollbook.api").call_json;
 }
 
+let via = "snapshot";
+async function start() {
+  const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
+  mark("module");
+  try {
+    return await restore(loadPyodide);
+  } catch (error) {
+    console.warn("rollbook: the engine snapshot could not be restored; starting Pyodide afresh.", error);
+    via = "fresh";
+    return await fresh(loadPyodide);
+  }
+}
+
 function failureMessage(error) {
   return `the dice engine could not start: ${error && error.message ? error.message : error}`;
 }
 
 const engine = start();
 engine.then(
-  () => self.postMessage({ status: "ready" }),
+  () => self.postMessage({ status: "ready", via, took }),
   (error) => self.postMessage({ status: "failed", message: failureMessage(error) }),
 );
 

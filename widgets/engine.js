@@ -7,21 +7,27 @@
 // answer.error.message. A request asked while the engine starts waits in the worker: the tap is
 // answered when the engine is ready, not lost.
 //
-// The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready",
-// "failed" (with a message; the next ask, or retry(), starts a fresh worker).
+// The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready"
+// (with `via`: "snapshot" or "fresh", how the worker started), "failed" (with a message; the next
+// ask, or retry(), starts a fresh worker).
+//
+// Versioned: every page names the engine it was built with, <meta name="rollbook-engine"
+// content="pyodide/<hash>/"> (hooks/pyodide_bundle.py), a folder holding the worker and all it
+// loads. So a page of one deploy never pairs with an engine or lockfile of another.
 
 let worker = null;
 let nextId = 0;
 const pending = new Map();
-let status = { state: "idle", message: null };
+let status = { state: "idle", message: null, via: null };
 const watchers = new Set();
+const SITE_ROOT = new URL("../", import.meta.url);
 
-function setStatus(state, message = null) {
-  status = { state, message };
+function setStatus(state, message = null, via = null) {
+  status = { state, message, via };
   for (const watcher of watchers) watcher(status);
 }
 
-/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message}. */
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, via}. */
 export function engineStatus() {
   return status;
 }
@@ -43,13 +49,25 @@ function failAll(message) {
   setStatus("failed", message);
 }
 
+/** The page's engine folder (see above), e.g. "pyodide/0123456789abcdef/", or null. Read once,
+ * when this module is evaluated: the document's scripts and its engine come from one build, even
+ * if instant navigation later swaps in a page of a newer deploy. */
+const FOLDER = (() => {
+  const named = globalThis.document?.querySelector('meta[name="rollbook-engine"]')?.content;
+  return named && /^pyodide\/[0-9a-f]{16}\/$/.test(named) ? named : null;
+})();
+
 function engineWorker() {
   if (worker === null) {
     setStatus("starting");
-    worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module", name: "rollbook-engine" });
+    if (FOLDER === null) { // a page the build did not write: no engine it is known to match
+      failAll("the dice engine could not start: this page names no engine version (<meta name=\"rollbook-engine\">)");
+      return null;
+    }
+    worker = new Worker(new URL(FOLDER + "engine-worker.js", SITE_ROOT), { type: "module", name: "rollbook-engine" });
     worker.onmessage = (event) => {
-      const { id, response, status: started, message } = event.data;
-      if (started === "ready") return setStatus("ready");
+      const { id, response, status: started, message, via } = event.data;
+      if (started === "ready") return setStatus("ready", null, via);
       // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
       // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
       if (started === "failed") return failAll(message);
@@ -92,7 +110,7 @@ export function ask(request) {
     const id = nextId++;
     pending.set(id, resolve);
     try {
-      engineWorker().postMessage({ id, request });
+      engineWorker()?.postMessage({ id, request }); // null: failed, and failAll answered it
     } catch (error) { // e.g. a request holding a function: not JSON, cannot cross to the worker
       pending.delete(id);
       resolve({ api: 1, ok: false, command: request?.command ?? null, error: { kind: "input", message: `the request cannot be sent: ${error.message}` } });

@@ -143,7 +143,7 @@ def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_
         time.sleep(2)
         route.continue_()
 
-    phone.route("**/pyodide/pyodide.asm.wasm", slow)
+    phone.route("**/pyodide/*/pyodide.asm.wasm", slow)
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "3d6")
@@ -154,13 +154,13 @@ def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_
 
 
 def test_a_failed_start_says_so_and_retry_recovers(phone, base_url: str) -> None:
-    phone.route("**/pyodide/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
+    phone.route("**/pyodide/*/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "1d20")
     alert = page.locator(".rollbook-engine-state[role=alert]")
     expect(alert).to_contain_text("the dice engine could not start", timeout=ENGINE_TIMEOUT_MS)
-    phone.unroute("**/pyodide/pyodide-lock.json")
+    phone.unroute("**/pyodide/*/pyodide-lock.json")
     alert.get_by_role("button", name="Retry").click()
     roll(page, "1d20")
     assert 1 <= int(total(page)) <= 20
@@ -189,7 +189,7 @@ def test_inline_rolls_go_to_the_one_log_across_instant_navigation_with_one_worke
         re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
 
     assert page.evaluate("window.__samePage") is True
-    engines = [worker.url for worker in page.workers if worker.url.endswith("/widgets/engine-worker.js")]
+    engines = [worker.url for worker in page.workers if worker.url.endswith("/engine-worker.js")]
     assert len(engines) == 1, engines  # (Material's search has a worker of its own)
     labels = [entry["label"] for entry in kept_log(page)]
     assert labels == ["Fumble chart", "Rifle damage"]

@@ -1,5 +1,6 @@
-"""hooks/pyodide_bundle.py: the built site carries Pyodide, a lockfile naming only the engine, the
-engine's wheel (all of the engine, nothing else) and the widgets' worker runtime."""
+"""hooks/pyodide_bundle.py: the built site carries one versioned engine folder, pyodide/<hash>/,
+named by every page: Pyodide, a lockfile naming only the engine, the engine's wheel (all of the
+engine, nothing else), the worker and a memory snapshot tied to them."""
 
 from __future__ import annotations
 
@@ -29,14 +30,20 @@ def load_bundle_hook() -> ModuleType:
 hook = load_bundle_hook()
 
 
+def engine_folder(site_dir: Path) -> Path:
+    (folder,) = (site_dir / hook.SITE_RUNTIME_DIR).iterdir()  # the one folder, nothing beside it
+    assert hook.FOLDER_NAME.fullmatch(folder.name), folder
+    return folder
+
+
 def test_the_site_ships_the_pyodide_runtime_from_node_modules(site: BuiltSite) -> None:
-    runtime = site.directory / hook.SITE_RUNTIME_DIR
+    runtime = engine_folder(site.directory)
     for name in hook.RUNTIME_FILES:
         assert (runtime / name).read_bytes() == (hook.PYODIDE_NPM / name).read_bytes(), name
 
 
 def test_the_lockfile_names_only_the_engine_with_its_wheels_sha256(site: BuiltSite) -> None:
-    runtime = site.directory / hook.SITE_RUNTIME_DIR
+    runtime = engine_folder(site.directory)
     lock = json.loads((runtime / hook.LOCKFILE).read_text())
     pyodide_lock = json.loads((hook.PYODIDE_NPM / hook.LOCKFILE).read_text())
     assert lock["info"] == pyodide_lock["info"]  # same Python, ABI and platform as the runtime
@@ -45,15 +52,15 @@ def test_the_lockfile_names_only_the_engine_with_its_wheels_sha256(site: BuiltSi
     wheel = runtime / entry["file_name"]
     sha256 = hashlib.sha256(wheel.read_bytes()).hexdigest()
     assert entry["sha256"] == sha256
-    # Relative to the indexURL, in a folder named after the wheel's own digest (see the hook).
-    assert entry["file_name"] == f"{sha256[:hook.DIGEST_CHARS]}/rollbook-0.1.0-py3-none-any.whl"
+    # Beside the lockfile, in the folder named after the digest of all it holds (see the hook).
+    assert entry["file_name"] == "rollbook-0.1.0-py3-none-any.whl"
     assert entry["imports"] == ["rollbook"] and entry["depends"] == []
     assert entry["package_type"] == "package" and entry["install_dir"] == "site"
     assert list(runtime.rglob("*.whl")) == [wheel]
 
 
 def test_the_wheel_holds_every_engine_file_as_in_the_tree(site: BuiltSite) -> None:
-    (wheel,) = (site.directory / hook.SITE_RUNTIME_DIR).rglob("rollbook-*.whl")
+    (wheel,) = engine_folder(site.directory).glob("rollbook-*.whl")
     hook.check_wheel(wheel)  # only the package and its dist-info, no engine file missing
     with zipfile.ZipFile(wheel) as archive:
         for path in hook._engine_files():
@@ -62,8 +69,38 @@ def test_the_wheel_holds_every_engine_file_as_in_the_tree(site: BuiltSite) -> No
 
 
 def test_the_site_ships_the_widgets_runtime(site: BuiltSite) -> None:
-    for name in ("engine.js", "engine-worker.js"):
-        assert (site.directory / hook.SITE_WIDGETS_DIR / name).read_bytes() == (hook.WIDGETS / name).read_bytes()
+    assert (site.directory / hook.SITE_WIDGETS_DIR / "engine.js").read_bytes() == (hook.WIDGETS / "engine.js").read_bytes()
+    worker = (hook.WIDGETS / hook.WORKER).read_bytes()
+    assert (engine_folder(site.directory) / hook.WORKER).read_bytes() == worker  # in the versioned folder
+    assert not (site.directory / hook.SITE_WIDGETS_DIR / hook.WORKER).exists()  # and only there
+
+
+def test_every_page_names_the_engine_folder_named_after_its_content(site: BuiltSite) -> None:
+    folder = engine_folder(site.directory)
+    assert folder.name == hook.folder_digest(folder)
+    meta = f'<meta name="rollbook-engine" content="pyodide/{folder.name}/">'
+    unnamed = [str(page.relative_to(site.directory)) for page in site.pages()
+               if meta not in page.read_text(encoding="utf-8")]
+    assert unnamed == []
+
+
+def test_the_snapshot_is_tied_to_this_pyodide_lockfile_and_wheel(site: BuiltSite, tmp_path: Path) -> None:
+    folder = engine_folder(site.directory)
+    info = json.loads((folder / hook.SNAPSHOT_INFO).read_text())
+    npm = json.loads((hook.PYODIDE_NPM / "package.json").read_text())
+    assert info["pyodide"] == npm["version"] and info["python"].startswith("3.")
+    assert info["lockfile_sha256"] == hashlib.sha256((folder / hook.LOCKFILE).read_bytes()).hexdigest()
+    assert info["wheel_sha256"] == hashlib.sha256((folder / info["wheel"]).read_bytes()).hexdigest()
+    assert info["packed_bytes"] == (folder / hook.SNAPSHOT).stat().st_size
+    wheel = folder / info["wheel"]
+    assert hook.snapshot_matches(folder, wheel)
+    # A record from another Pyodide, lockfile or wheel: the cached snapshot is not used (made again).
+    copy = tmp_path / folder.name
+    shutil.copytree(folder, copy)
+    for key, other in (("pyodide", "0.0.1"), ("lockfile_sha256", "0" * 64), ("wheel_sha256", "0" * 64)):
+        (copy / hook.SNAPSHOT_INFO).write_text(json.dumps({**info, key: other}))
+        assert not hook.snapshot_matches(copy, copy / info["wheel"]), key
+        assert not hook.complete(copy) and hook.complete(copy, snapshot=False)
 
 
 def _fake_wheel(tmp_path: Path, extra: dict[str, str]) -> Path:
@@ -114,23 +151,25 @@ def _edit_keeping_mtime(path: Path, text: str) -> None:
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
 
 
-def test_any_engine_change_ships_a_new_wheel_at_a_new_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cache rebuilds on content, not mtimes; the wheel's URL changes with its bytes (so no
-    browser can hold a stale wheel under a new lockfile), and a dirty rebuild ships one wheel."""
+def test_any_engine_change_ships_a_new_folder_at_a_new_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache rebuilds on content, not mtimes; the folder's URL changes with the engine's bytes
+    (so no browser can pair a cached older wheel or lockfile with a newer page), and a dirty
+    rebuild ships one folder. (Without the snapshot, which is tested above, to keep this quick.)"""
     engine = tmp_path / "engine" / "rollbook"
     shutil.copytree(hook.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(hook, "ENGINE", engine)
     site, cache = tmp_path / "site", tmp_path / "cache"
 
-    def bundle() -> tuple[str, str]:
-        hook.bundle_into(site, cache)
-        entry = json.loads((site / "pyodide" / hook.LOCKFILE).read_text())["packages"]["rollbook"]
-        assert [p.relative_to(site / "pyodide").as_posix() for p in site.rglob("*.whl")] == [entry["file_name"]]
-        return entry["file_name"], entry["sha256"]
+    def bundle() -> str:
+        folder = hook.bundle_into(site, cache, snapshot=False)
+        assert engine_folder(site) == folder
+        entry = json.loads((folder / hook.LOCKFILE).read_text())["packages"]["rollbook"]
+        assert [p.relative_to(folder).as_posix() for p in site.rglob("*.whl")] == [entry["file_name"]]
+        return folder.name
 
     original = bundle()
-    inode = (cache / original[0]).stat().st_ino
-    assert bundle() == original and (cache / original[0]).stat().st_ino == inode  # not rebuilt
+    inode = (cache / original / hook.LOCKFILE).stat().st_ino
+    assert bundle() == original and (cache / original / hook.LOCKFILE).stat().st_ino == inode  # not rebuilt
 
     module, table = engine / "api.py", sorted((engine / "data").glob("*.toml"))[0]
     module_text, table_text = module.read_text(encoding="utf-8"), table.read_text(encoding="utf-8")
@@ -138,8 +177,9 @@ def test_any_engine_change_ships_a_new_wheel_at_a_new_url(tmp_path: Path, monkey
     edited_module = bundle()
     _edit_keeping_mtime(table, table_text + "# edited\n")
     edited_table = bundle()
-    assert len({original[0], edited_module[0], edited_table[0]}) == 3
-    with zipfile.ZipFile(site / "pyodide" / edited_table[0]) as archive:
+    assert len({original, edited_module, edited_table}) == 3
+    (wheel,) = (site / "pyodide" / edited_table).glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
         assert archive.read("rollbook/api.py").endswith(b"# edited\n")
 
     _edit_keeping_mtime(module, module_text)  # back to the first branch

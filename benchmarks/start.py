@@ -1,0 +1,336 @@
+"""Fast start: the site's first answer against bare ``loadPyodide()`` pages, in one run.
+
+    make build && .venv/bin/python benchmarks/start.py [--runs N] [--rates 1,4] [--write-readme]
+
+In the system headless Chromium, from the built site served on localhost, each the median of N
+runs, at each CPU throttling rate (CDP ``Emulation.setCPUThrottlingRate`` on the page):
+
+* bare, main thread: a page that only calls ``loadPyodide()`` from the site's runtime folder;
+* bare, module worker: a page whose module worker only calls ``loadPyodide()`` from it;
+  baseline = the faster of the two, per start and rate;
+* ask: a one-line page (with the engine folder's meta, as every built page has) that calls
+  ``ask()`` for a roll, until the answer is back;
+* roller: ``tools/roller/``, ``3d6`` and Enter as soon as the field exists, until the total is on
+  screen;
+
+each **cold** (a fresh browser profile on disk: empty HTTP cache, no service worker yet; the site's
+service worker registers and precaches during the visit, as on a real first visit), **warm**
+(second visit in the same context, service workers blocked: the HTTP cache only) and, for the
+site's pages, **warm + SW** (a context whose first visit installed the service worker; the second
+visit is served from its precache). Times are the page's own clock (``performance.now()`` from
+navigation start).
+
+Targets (issue 9): warm first roll at most 25% of the baseline; cold first roll no later than the
+baseline. CPU throttling: the script asks CDP to throttle the engine's worker too (auto-attach to
+the worker target, ``Emulation.setCPUThrottlingRate`` on its session) and prints what Chromium
+answers; Chromium refuses it for workers, so at 4x only the page's main thread is throttled by
+DevTools: the 4x rows measure a slow main thread, not a slow phone (see the printed note).
+``--write-readme`` replaces the "Fast start" section of benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import json
+import os
+import platform
+import re
+import statistics
+import sys
+import tempfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Callable
+
+from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
+README = ROOT / "benchmarks" / "README.md"
+START, END = "<!-- start-bench:start -->", "<!-- start-bench:end -->"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run"]
+TIMEOUT_MS = 120_000
+META = re.compile(r'<meta name="rollbook-engine" content="(pyodide/[0-9a-f]{16}/)">')
+
+
+def pages(folder: str) -> dict[str, tuple[str, str]]:
+    """The benchmark's own pages, served from the site's root beside the real ones."""
+    bare_main = f"""<!doctype html><meta charset="utf-8"><title>bare main</title><script type="module">
+const {{ loadPyodide }} = await import("./{folder}pyodide.mjs");
+await loadPyodide({{ indexURL: new URL("./{folder}", location.href).href }});
+window.__ready = performance.now();
+</script>"""
+    bare_worker_page = """<!doctype html><meta charset="utf-8"><title>bare worker</title><script type="module">
+const worker = new Worker("./bench-bare-worker.js", { type: "module" });
+worker.onmessage = () => { window.__ready = performance.now(); };
+</script>"""
+    bare_worker = f"""const {{ loadPyodide }} = await import("./{folder}pyodide.mjs");
+await loadPyodide({{ indexURL: new URL("./{folder}", import.meta.url).href }});
+postMessage("ready");"""
+    ask = f"""<!doctype html><meta charset="utf-8"><meta name="rollbook-engine" content="{folder}"><title>ask</title>
+<script type="module">
+const {{ ask, engineStatus }} = await import("./widgets/engine.js");
+const answer = await ask({{ command: "roll", args: {{ expression: "3d6" }} }});
+window.__via = engineStatus().via;
+window.__ready = answer.ok ? performance.now() : -1;
+</script>"""
+    return {"/bench-bare-main.html": ("text/html", bare_main),
+            "/bench-bare-worker.html": ("text/html", bare_worker_page),
+            "/bench-bare-worker.js": ("text/javascript", bare_worker),
+            "/bench-ask.html": ("text/html", ask)}
+
+
+# Records when a new total reaches the roller's screen, on the page's clock (arrow functions in
+# predicates: a string would be eval()ed, which the site's CSP refuses).
+WATCH_TOTAL = """
+window.__totals = [];
+new MutationObserver(() => {
+  const shown = document.querySelector(".rollbook-total__value") && document.querySelector(".rollbook-breakdown");
+  if (shown && window.__totals.length === 0) window.__totals.push(performance.now());
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+SERVICE_WORKER_READY = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  return Boolean(registration.active);
+}"""
+
+
+def make_handler(extra: dict[str, tuple[str, str]]) -> type[SimpleHTTPRequestHandler]:
+    class Handler(SimpleHTTPRequestHandler):
+        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
+                          ".wasm": "application/wasm", ".json": "application/json", ".gz": "application/gzip"}
+
+        def do_GET(self) -> None:
+            page = extra.get(self.path.split("?")[0])
+            if page is None:
+                return super().do_GET()
+            body = page[1].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", page[0])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def handle_one_request(self) -> None:
+            try:
+                super().handle_one_request()
+            except (ConnectionResetError, BrokenPipeError):
+                pass
+
+    return Handler
+
+
+def serve(extra: dict[str, tuple[str, str]]) -> tuple[ThreadingHTTPServer, str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(make_handler(extra), directory=str(SITE)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+class Throttle:
+    """CDP throttling of a page and, where Chromium allows it, of its workers."""
+
+    def __init__(self) -> None:
+        self.worker_answers: list[str] = []
+
+    def apply(self, page: Page, rate: float) -> None:
+        if rate == 1:
+            return
+        session = page.context.new_cdp_session(page)
+        session.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+
+        def attached(event: dict[str, Any]) -> None:
+            child = event["sessionId"]
+            for n, (method, params) in enumerate((("Emulation.setCPUThrottlingRate", {"rate": rate}),
+                                                  ("Runtime.runIfWaitingForDebugger", {}))):
+                session.send("Target.sendMessageToTarget", {"sessionId": child, "message": json.dumps(
+                    {"id": n + 1, "method": method, "params": params})})
+
+        def answered(event: dict[str, Any]) -> None:
+            message = json.loads(event["message"])
+            if message.get("id") == 1 and len(self.worker_answers) < 20:
+                self.worker_answers.append(json.dumps(message.get("error") or message.get("result")))
+
+        session.on("Target.attachedToTarget", attached)
+        session.on("Target.receivedMessageFromTarget", answered)
+        session.send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
+
+
+def visit(context: BrowserContext, url: str, kind: str, throttle: Throttle, rate: float) -> tuple[float, str | None]:
+    """A visit in a new tab, closed once measured (its engine with it)."""
+    page = context.new_page()
+    try:
+        return timed(page, url, kind, throttle, rate)
+    finally:
+        page.close()
+
+
+def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> tuple[float, str | None]:
+    """Seconds from navigation start to ready (bare) or to the first answer (ask, roller)."""
+    throttle.apply(page, rate)
+    if kind == "roller-late":  # the worker started by the widget (at idle, or by the tap), not from <head>
+        page.route("**/widgets/start.js", lambda route: route.fulfill(content_type="text/javascript", body=""))
+    if kind in ("roller", "roller-late"):
+        page.add_init_script(WATCH_TOTAL)
+        page.goto(url + "tools/roller/")
+        field = page.get_by_label("Dice expression")
+        field.fill("3d6")
+        field.press("Enter")
+        page.wait_for_function("() => window.__totals.length >= 1", timeout=TIMEOUT_MS)
+        return page.evaluate("window.__totals[0]") / 1000, None
+    page.goto(url + {"bare-main": "bench-bare-main.html", "bare-worker": "bench-bare-worker.html",
+                     "ask": "bench-ask.html"}[kind])
+    page.wait_for_function("() => window.__ready !== undefined", timeout=TIMEOUT_MS)
+    ready = page.evaluate("window.__ready")
+    if ready < 0:
+        raise RuntimeError(f"{kind}: the engine answered with an error")
+    return ready / 1000, page.evaluate("window.__via ?? null")
+
+
+def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], throttle: Throttle,
+            progress: Callable[[str], None]) -> dict[str, Any]:
+    out: dict[str, Any] = {"via": set(), "load_before": os.getloadavg()}
+    profiles = tempfile.TemporaryDirectory(prefix="rollbook-start-")
+
+    def context(service_workers: str) -> BrowserContext:
+        # A fresh profile on disk per context: empty caches, as a first visit has them. Not an
+        # incognito context: its in-memory HTTP cache keeps no file as big as the runtime's (so a
+        # "warm" visit there would download pyodide.asm.wasm again and never reuse compiled code).
+        return chromium.launch_persistent_context(
+            tempfile.mkdtemp(dir=profiles.name), executable_path=CHROMIUM, args=FLAGS,
+            viewport={"width": 390, "height": 844}, service_workers=service_workers)  # type: ignore[arg-type]
+
+    kinds = ("bare-main", "bare-worker", "ask", "roller", "roller-late")
+    for rate in rates:
+        samples = {kind: {"cold": [], "warm": [], "warm-sw": []} for kind in kinds}
+        for _ in range(runs):
+            for kind in kinds:  # interleaved: a burst of load elsewhere hits every kind alike
+                # cold, then warm from the HTTP cache (service workers blocked)
+                ctx = context("block")
+                for start in ("cold", "warm"):
+                    seconds, via = visit(ctx, url, kind, throttle, rate)
+                    samples[kind][start].append(seconds)
+                    if via:
+                        out["via"].add(via)
+                ctx.close()
+                if kind in ("ask", "roller"):
+                    # a first visit as a reader has it (the service worker installs), then warm + SW
+                    # (the ask page is not a site page: it registers no service worker, the home page does)
+                    ctx = context("allow")
+                    first = ctx.new_page()
+                    if kind == "roller":
+                        timed(first, url, kind, throttle, rate)
+                    else:
+                        first.goto(url)
+                    first.wait_for_function(SERVICE_WORKER_READY, timeout=TIMEOUT_MS)
+                    first.close()
+                    seconds, via = visit(ctx, url, kind, throttle, rate)
+                    samples[kind]["warm-sw"].append(seconds)
+                    if via:
+                        out["via"].add(via)
+                    ctx.close()
+        for kind in kinds:
+            out[f"{kind}@{rate:g}x"] = {start: statistics.median(v) for start, v in samples[kind].items() if v}
+            progress(f"{kind} at {rate:g}x: " + ", ".join(f"{k} {[round(x, 2) for x in v]}"
+                                                            for k, v in samples[kind].items() if v))
+    out["load"] = os.getloadavg()
+    profiles.cleanup()
+    return out
+
+
+def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Throttle, command: str) -> str:
+    today = datetime.date.today().isoformat()
+    refused = sorted(set(throttle.worker_answers))
+    lines = [
+        "## Fast start: first answer vs bare `loadPyodide()` pages",
+        "",
+        f"Made by `{command}` on {today} (headless Chromium, {platform.machine()}, {os.cpu_count()} cores "
+        f"shared with other work: load average {results['load_before'][0]:.1f} before the run, "
+        f"{results['load'][0]:.1f} after; expect noise). Median of the runs; seconds from navigation start on the page's "
+        "own clock. Cold = fresh browser profile (on disk); warm = second visit, HTTP cache only; warm + SW = second "
+        "visit served by the service worker. Baseline = the faster bare page for the same start and CPU "
+        "(for warm + SW: the bare pages' warm time).",
+        "",
+        "| CPU | start | bare, main | bare, worker | ask() page | roller: first roll | ask / baseline | roller / baseline | target |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for rate in rates:
+        for start in ("cold", "warm", "warm-sw"):
+            bare_start = "warm" if start == "warm-sw" else start
+            main = results[f"bare-main@{rate:g}x"][bare_start]
+            worker = results[f"bare-worker@{rate:g}x"][bare_start]
+            baseline = min(main, worker)
+            ask, roll = results[f"ask@{rate:g}x"][start], results[f"roller@{rate:g}x"][start]
+            target = "≤ 1.00" if start == "cold" else "≤ 0.25"
+            met = (roll / baseline) <= (1.0 if start == "cold" else 0.25)
+            label = {"cold": "cold", "warm": "warm", "warm-sw": "warm + SW"}[start]
+            lines.append(f"| {rate:g}× | {label} | {main:.2f} s | {worker:.2f} s | {ask:.2f} s | {roll:.2f} s | "
+                         f"{ask / baseline:.2f} | {roll / baseline:.2f} | {target}: {'met' if met else 'not met'} |")
+    via = ", ".join(sorted(results["via"])) or "not reported"
+    lines += ["", f"The engine started from: {via} (the worker's own report)."]
+    lines += ["", "Starting the worker from the page's `<head>` (widgets/start.js) against leaving it to the widget "
+              "(`warmUpWhenIdle()` when the roller connects, or the tap itself), roller's first roll:", "",
+              "| CPU | start | worker from `<head>` | worker from the widget |", "|---|---|---:|---:|"]
+    for rate in rates:
+        for start in ("cold", "warm"):
+            lines.append(f"| {rate:g}× | {start} | {results[f'roller@{rate:g}x'][start]:.2f} s | "
+                         f"{results[f'roller-late@{rate:g}x'][start]:.2f} s |")
+    if any(rate != 1 for rate in rates):
+        answer = refused[0] if refused else "no worker target attached"
+        lines += ["", "CPU throttling: DevTools throttles the page's main thread. Asked to throttle the engine's "
+                  f"worker too (auto-attach, `Emulation.setCPUThrottlingRate` on the worker's session), Chromium "
+                  f"answered `{answer}`, so the workers (the bare worker page's and the site's engine) run "
+                  "unthrottled: the 4× rows show a slow main thread (page, bare main-thread Pyodide), not a slow phone."]
+    return "\n".join(lines)
+
+
+def write_readme(section: str) -> None:
+    text = README.read_text(encoding="utf-8")
+    block = f"{START}\n{section}\n{END}"
+    if START in text:
+        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    README.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rates", default="1,4", help="CPU throttling rates, comma-separated (default 1,4)")
+    parser.add_argument("--write-readme", action="store_true")
+    options = parser.parse_args(argv)
+    rates = [float(rate) for rate in options.rates.split(",")]
+    index = SITE / "index.html"
+    found = META.search(index.read_text(encoding="utf-8")) if index.is_file() else None
+    # (a site built before the engine folder was versioned keeps its runtime at pyodide/: measurable too)
+    folder = found[1] if found else "pyodide/" if (SITE / "pyodide" / "pyodide.mjs").is_file() else None
+    if folder is None:
+        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
+        return 1
+    server, url = serve(pages(folder))
+    throttle = Throttle()
+    try:
+        with sync_playwright() as playwright:
+            results = measure(playwright.chromium, url, options.runs, rates, throttle,
+                              lambda line: print(line, file=sys.stderr))
+    finally:
+        server.shutdown()
+    command = "make build && .venv/bin/python benchmarks/start.py" + (f" --runs {options.runs}" if options.runs != 3 else "") \
+        + (f" --rates {options.rates}" if options.rates != "1,4" else "") + " --write-readme"
+    section = table(results, options.runs, rates, throttle, command)
+    print(section)
+    if options.write_readme:
+        write_readme(section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,235 @@
+"""Fast start and updates, in the real Chromium on the real built site: the engine's worker restores
+the build-time memory snapshot (and falls back to a normal start when it cannot), restored workers
+roll differently, and an update between two builds switches the pages and the engine together."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from browserkit import ENGINE_TIMEOUT_MS, PHONE
+from conftest import CHROMIUM, CHROMIUM_FLAGS, PREFIX, QuietServer, SiteHandler
+from sitebuild import ROOT
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+# The page's own engine module (the one its widgets use): ask, and how the worker started.
+ASK = """async (request) => {
+  const entry = [...document.scripts].find((script) => script.src.endsWith("/widgets/rollbook.js")).src;
+  const engine = await import(new URL("engine.js", entry).href);
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("no answer in 90 s")), 90000));
+  const answer = await Promise.race([engine.ask(request), timeout]);
+  return { answer, via: engine.engineStatus().via };
+}"""
+UNSEEDED = {"command": "roll", "args": {"expression": "40d100"}}  # 100^40 outcomes: equal only by a bug
+SERVICE_WORKER_READY = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  return Boolean(registration.active && navigator.serviceWorker.controller);
+}"""
+
+
+def engine_workers(page: Any) -> list[str]:
+    return [worker.url for worker in page.workers if worker.url.endswith("/engine-worker.js")]
+
+
+def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> None:
+    """Every tab restores the same snapshot, so the same heap: each must still roll its own dice."""
+    rolls, folders = [], set()
+    for _ in range(2):
+        context = browser.new_context(viewport=PHONE, service_workers="block")
+        try:
+            page = context.new_page()
+            page.goto(base_url)
+            first, second = page.evaluate(ASK, UNSEEDED), page.evaluate(ASK, UNSEEDED)
+            assert first["via"] == "snapshot", first  # restored, not started afresh
+            assert first["answer"]["ok"] and second["answer"]["ok"]
+            rolls.append((first["answer"]["result"]["text"], second["answer"]["result"]["text"]))
+            (worker,) = engine_workers(page)
+            folders.add(worker.rsplit("/", 2)[-2])
+        finally:
+            context.close()
+    assert len(folders) == 1  # the same snapshot for both
+    (a1, a2), (b1, b2) = rolls
+    assert len({a1, a2, b1, b2}) == 4, rolls
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_snapshot_that_cannot_be_restored_falls_back_to_a_normal_start(browser: Any, base_url: str, damage: str) -> None:
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+
+    def broken(route: Any) -> None:
+        if damage == "missing":
+            route.fulfill(status=404, body="gone")
+        else:
+            body = route.fetch().body()
+            route.fulfill(status=200, body=body[:1000] + bytes(len(body) - 1000), content_type="application/gzip")
+
+    context.route("**/engine.snapshot.gz", broken)
+    try:
+        page = context.new_page()
+        warnings: list[str] = []
+        page.on("console", lambda message: warnings.append(message.text) if message.type == "warning" else None)
+        page.goto(base_url)
+        seeded = {"command": "roll", "args": {"expression": "4d6kh3", "seed": 11}}
+        result = page.evaluate(ASK, seeded)
+        assert result["via"] == "fresh"
+        assert result["answer"]["ok"] and result["answer"]["result"]["seed"] == 11
+        assert any("snapshot could not be restored" in text for text in warnings), warnings
+    finally:
+        context.close()
+
+
+# --- an update between two builds ---------------------------------------------------------------
+
+
+def _bundle_hook() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("pyodide_bundle_for_update", ROOT / "hooks" / "pyodide_bundle.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MARK = "(second build)"
+
+
+def second_build(first: Path, tmp_path: Path) -> tuple[Path, str, str]:
+    """A second deploy, made the cheap way but through the real steps: the engine with one table
+    title changed, bundled by the hook into a new versioned folder (its own wheel, lockfile and
+    snapshot, made and proved on Node), the first build's pages naming that folder and marked,
+    and a service worker generated afresh over the result. (A second `mkdocs build` would give
+    the same pages; it takes far longer.)"""
+    hook = _bundle_hook()
+    engine = tmp_path / "engine" / "rollbook"
+    shutil.copytree(hook.ENGINE, engine, ignore=shutil.ignore_patterns("__pycache__"))
+    table = engine / "data" / "codex.toml"
+    text = table.read_text(encoding="utf-8")
+    assert 'title = "Difficulty Class"' in text
+    table.write_text(text.replace('title = "Difficulty Class"', f'title = "Difficulty Class {MARK}"', 1), encoding="utf-8")
+    hook.ENGINE = engine
+    folder = hook.locked_prepare(tmp_path / "cache")
+
+    second = tmp_path / "second"
+    shutil.copytree(first, second, copy_function=os.link)  # hard links: files are replaced, never rewritten
+    (old,) = (second / "pyodide").iterdir()
+    hook.install(folder, second)
+    for page in second.rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        page.unlink()
+        page.write_text(html.replace(f"pyodide/{old.name}/", f"pyodide/{folder.name}/")
+                        .replace("</title>", f" {MARK}</title>", 1), encoding="utf-8")
+    (second / "sw.js").unlink()
+    done = subprocess.run(["node", str(ROOT / "hooks" / "service-worker.mjs"), str(second)], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return second, old.name, folder.name
+
+
+class Switchable:
+    """Serves one directory under the site's path, then another, at the same URL; counts the
+    files it sent in full (200), by name."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.sent: dict[str, int] = {}
+        self.server = QuietServer(("127.0.0.1", 0), self._handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
+
+    def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
+        sent = self.sent
+
+        class Counting(SiteHandler):
+            def send_response(self, code: int, message: str | None = None) -> None:
+                if code == 200:
+                    name = self.path.split("?")[0].rsplit("/", 1)[-1]
+                    sent[name] = sent.get(name, 0) + 1
+                super().send_response(code, message)
+
+        return Counting(*args, directory=str(self.directory), **kwargs)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any, tmp_path: Path) -> None:
+    """The engine's worker and the service worker's precache want the same files at the same time:
+    the runtime's folder carries its hash in its URL, so the precache takes them through the HTTP
+    cache (no cache-busting revision) and the runtime crosses the network once."""
+    site = Switchable(served_site.directory)
+    # A profile on disk, as a reader's browser has: an incognito context's in-memory HTTP cache
+    # keeps no file of this size (so there every big file would cross the network twice).
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, viewport=PHONE, service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto(site.url + "tools/roller/")
+        page.get_by_label("Dice expression").fill("3d6")
+        page.get_by_label("Dice expression").press("Enter")
+        expect(page.locator(".rollbook-total__value")).to_have_text(re.compile(r"^\d+$"), timeout=ENGINE_TIMEOUT_MS)
+        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        cached = page.evaluate("""async () => {
+          const urls = [];
+          for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+          return urls;
+        }""")
+    finally:
+        context.close()
+        site.close()
+    for name in ("pyodide.asm.wasm", "engine.snapshot.gz", "python_stdlib.zip"):
+        assert site.sent.get(name) == 1, (name, sorted((v, k) for k, v in site.sent.items() if v > 1 or k.endswith((".wasm", ".gz", ".zip", ".whl"))))
+        assert any(url.endswith(name) for url in cached), name  # and yet it is precached, for offline
+
+
+def test_an_update_switches_the_pages_and_the_engine_together(browser: Any, served_site: Any, tmp_path: Path) -> None:
+    site = Switchable(served_site.directory)
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
+    try:
+        page = context.new_page()
+        page.goto(site.url)
+        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        title = {"command": "table", "args": {"name": "codex.dc"}}
+        before = page.evaluate(ASK, title)
+        assert before["answer"]["result"]["title"] == "Difficulty Class"
+        (first_worker,) = engine_workers(page)
+
+        second, old_folder, new_folder = second_build(served_site.directory, tmp_path)
+        assert old_folder != new_folder and f"/pyodide/{old_folder}/" in first_worker
+        site.directory = second  # the deploy: same URL, new files
+        page.evaluate("async () => { await (await navigator.serviceWorker.getRegistration()).update(); }")
+        notice = page.locator(".rollbook-notice")
+        expect(notice).to_contain_text("A new version of Rollbook is ready", timeout=ENGINE_TIMEOUT_MS)
+
+        # Until the reader reloads, the open page and a newly opened one are the old version, whole.
+        assert page.evaluate(ASK, title)["answer"]["result"]["title"] == "Difficulty Class"
+        other = context.new_page()
+        other.goto(site.url + "tools/roller/")
+        assert MARK not in other.title()
+        assert other.evaluate(ASK, title)["answer"]["result"]["title"] == "Difficulty Class"
+        assert f"/pyodide/{old_folder}/" in engine_workers(other)[0]
+        other.close()
+
+        with page.expect_navigation():
+            notice.get_by_role("button", name="Reload").click()
+        page.wait_for_load_state()
+        assert MARK in page.title()
+        after = page.evaluate(ASK, title)
+        assert after["answer"]["result"]["title"] == f"Difficulty Class {MARK}"
+        assert after["via"] == "snapshot"
+        (new_worker,) = engine_workers(page)
+        assert f"/pyodide/{new_folder}/" in new_worker
+    finally:
+        context.close()
+        site.close()
