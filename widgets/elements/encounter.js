@@ -315,8 +315,8 @@ class EncounterTracker extends RollbookElement {
     return this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing;
   }
 
-  #select(id, label, value, options, change, { ruling = null } = {}) {
-    return html`<div class="rollbook-field">
+  #select(id, label, value, options, change, { ruling = null, wide = false } = {}) {
+    return html`<div class=${wide ? "rollbook-field rollbook-field--wide" : "rollbook-field"}>
       <label for=${id}>${label}</label>
       <select id=${id} @change=${(e) => change(e.target.value)}>
         ${options.map(([v, text]) => html`<option value=${v} ?selected=${v === value}>${text}</option>`)}
@@ -343,8 +343,8 @@ class EncounterTracker extends RollbookElement {
         <h2>Start an encounter</h2>
         ${this.seed !== null ? html`<p class="rollbook-answer__shared">Seeded (seed ${this.seed}): the same steps roll the same dice on any device.</p>` : nothing}
         <div class="rollbook-fields">
-          ${this.#select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"))}
-          ${START_CHOICES[s.rules].map((c) => this.#select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name), { ruling: c.ruling }))}
+          ${this.#select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"), { wide: true })}
+          ${START_CHOICES[s.rules].map((c) => this.#select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name), { ruling: c.ruling, wide: true }))}
         </div>
         ${this.#problemView()}
         <button type="submit" class="md-button md-button--primary rollbook-tool__go">Start the encounter</button>
@@ -433,7 +433,7 @@ class EncounterTracker extends RollbookElement {
       <summary>Edit ${c.name}</summary>
       <div class="rollbook-fields">
         ${this.#input(id("amount"), opencore ? "Damage or HP" : "Damage or DP", e.amount, set("amount"))}
-        ${opencore ? this.#select(id("critical"), "Critical table", e.critical_type, [["", "The weapon's (ask)"], ...CRITICAL_TYPES.map((t) => [t, t])], set("critical_type")) : nothing}
+        ${opencore ? this.#select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((t) => [t, t])], set("critical_type")) : nothing}
       </div>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#editStep(c, "damage")}>Damage</button>
