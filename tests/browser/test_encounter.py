@@ -24,6 +24,8 @@ ORC = {"name": "Orc", "side": "orcs", "weapon": "Large Club", "armor_name": None
        "score": {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}}
 LABELS = {"hp": "HP", "con": "CON", "dex": "DEX", "str": "STR", "attack_skill": "Attack skill",
           "defense_skill": "Defense skill", "toughness": "Toughness"}
+CHARACTER = {"id": "c1", "name": "Kristine", "hp_roll": 60, "created": "2026-11-30T18:00:00.000Z",
+             "scores": {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}}
 TAPPABLE = ("rollbook-encounter button, rollbook-encounter input, rollbook-encounter select, "
             "rollbook-encounter summary, rollbook-encounter a")
 
@@ -232,11 +234,24 @@ def test_the_encounter_page_is_accessible_and_fits_a_phone(browser, base_url: st
     try:
         page = context.new_page()
         page.goto(base_url + "tools/encounter/")
+        page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, characters: [c]}))", CHARACTER)
+        page.reload()
         widget = page.locator("rollbook-encounter")
         expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
         assert axe_violations(page, within=["rollbook-encounter"]) == []
         widget = start(page, base_url, "?seed=5")
-        add(widget, BUCK, 1)
+        # A kept character joins with its own CON, DEX, STR and the HP the engine works out for it.
+        form = widget.locator(".rollbook-encounter__add")
+        form.get_by_label("From").select_option(label="Kept: Kristine")
+        form.get_by_label("Side").fill("players")
+        form.get_by_label("Attack skill").fill("55")
+        form.get_by_label("Defense skill").fill("35")
+        form.get_by_role("button", name="Add to the encounter").click()
+        steps_done(widget, 1)
+        sheet = engine("opencore character", scores="STR=80,DEX=33,AGL=95,CON=46,INT=89,PER=95,WIS=84,CHA=68,COM=1", hp_roll=60)
+        (joined,) = kept(page)["encounter"]["current"]["combatants"]
+        assert (joined["name"], joined["hp"], joined["con"], joined["dex"], joined["str"]) == ("Kristine", sheet["hp"], 46, 33, 80)
+        form.get_by_label("From").select_option("")
         add(widget, ORC, 2)
         widget.locator(".rollbook-encounter__next").click()
         steps_done(widget, 3)
