@@ -224,6 +224,7 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     now = kept(page)["encounter"]
     assert now["current"] == before["current"] and now["undo"] == [*before["undo"], cyno]
     expect(widget.locator(".rollbook-encounter__now")).to_have_text("Before the first round")
+    expect(widget.locator(".rollbook-encounter__step")).to_have_count(0)  # the Cyno strike is not this fight's
     widget.locator(".rollbook-encounter__undo").click()
     assert kept(page)["encounter"]["current"] == cyno
 

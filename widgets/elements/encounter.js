@@ -76,7 +76,10 @@ class EncounterTracker extends RollbookElement {
     const fight = kept.encounter;
     this.update();
     if (!fight || this.shown === fight.current) return;
+    // Changed elsewhere (Undo, an import, another tab, a reload): the last step shown is not this one's.
     this.shown = fight.current;
+    this.step = null;
+    this.said = "";
     const answer = await ask({ command: "encounter show", args: { encounter: fight.current } });
     if (kept.encounter?.current !== fight.current) return;
     if (answer.ok) this.#statusFrom(answer.result.status);
