@@ -1,9 +1,10 @@
-// What a player keeps in this browser: the roll log, characters and the active character.
+// What a player keeps in this browser: the roll log, characters, the active character and the
+// encounter being run (tools/encounter/: its current state and the states Undo takes back).
 // Plain data, validated on the way in (from storage or from an imported file), saved as one JSON
 // value under one key so a save is all or nothing. No DOM here: Node's test runner checks it.
 //
 // The file a player exports is the same JSON: {"rollbook": 1, "log": [...], "characters": [...],
-// "active": id | null}. A bad file or a damaged stored value is refused with the path of the
+// "active": id | null, "encounter": {...} | null} (a file without "encounter" has none). A bad file or a damaged stored value is refused with the path of the
 // first problem ("log[3].total: …"); nothing already kept is replaced by it.
 
 export const FORMAT = 1;
@@ -13,11 +14,14 @@ export const MAX_CHARACTERS = 100;
 export const ABILITIES = ["STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM"];
 const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
 const MAX_FILE_CHARS = 2_000_000;
+export const MAX_UNDO = 20; // encounter states Undo can take back
+export const MAX_ENCOUNTER_CHARS = 64_000; // the engine's request limit (rollbook.api.MAX_REQUEST_CHARS)
+const MAX_COMBATANTS = 40; // the engine's own limit (encounter/shape.py)
 
 /** A kept value that is not what Rollbook stores; the message says where and what. */
 export class KeptError extends Error {}
 
-const empty = () => ({ log: [], characters: [], active: null });
+const empty = () => ({ log: [], characters: [], active: null, encounter: null });
 
 // --- validation ---------------------------------------------------------------------------
 
@@ -131,6 +135,54 @@ export function checkCharacter(value, path = "character") {
   };
 }
 
+/** One encounter state as the engine gives it. Only its outline is checked here (version, rule
+ *  set, round, combatants with ids and names, size): the engine checks every field, with its
+ *  path, whenever the page asks it anything, and the page shows that answer. */
+export function checkEncounterState(value, path = "encounter") {
+  object(value, path);
+  if (value.encounter !== 1) fail(`${path}.encounter`, `not an encounter of version 1, found ${describe(value.encounter)}`);
+  if (value.rules !== "opencore" && value.rules !== "cyno") fail(`${path}.rules`, `expected "opencore" or "cyno", found ${describe(value.rules)}`);
+  integer(value.round, `${path}.round`, { min: 0 });
+  const ids = new Set();
+  list(value.combatants, `${path}.combatants`, MAX_COMBATANTS).forEach((c, i) => {
+    object(c, `${path}.combatants[${i}]`);
+    const id = text(c.id, `${path}.combatants[${i}].id`, { max: 80 });
+    text(c.name, `${path}.combatants[${i}].name`, { max: 80 });
+    if (ids.has(id)) fail(`${path}.combatants[${i}].id`, `${describe(id)} is used twice`);
+    ids.add(id);
+  });
+  list(value.log, `${path}.log`, 1000);
+  const size = JSON.stringify(value).length;
+  if (size > MAX_ENCOUNTER_CHARS) fail(path, `${size} characters, more than the engine takes (${MAX_ENCOUNTER_CHARS})`);
+  return value;
+}
+
+/** The encounter being run: its state now, the states before it (newest last, for Undo), each
+ *  combatant's armor and Toughness when added (the bars' full length), and the next seed when
+ *  the encounter is seeded (?seed=N: every step's dice follow from it), else null. */
+export function checkEncounter(value, path = "encounter") {
+  if (value === undefined || value === null) return null;
+  object(value, path);
+  const current = checkEncounterState(value.current, `${path}.current`);
+  const undo = list(value.undo ?? [], `${path}.undo`, MAX_UNDO).map((state, i) => checkEncounterState(state, `${path}.undo[${i}]`));
+  const full = {};
+  for (const [id, values] of Object.entries(object(value.full ?? {}, `${path}.full`))) {
+    if (id.length > 80) fail(`${path}.full`, "an id longer than 80 characters");
+    object(values, `${path}.full.${id}`);
+    full[id] = {
+      armor: integer(values.armor, `${path}.full.${id}.armor`, { min: 0 }),
+      toughness: integer(values.toughness, `${path}.full.${id}.toughness`, { min: 0 }),
+    };
+  }
+  return {
+    current,
+    undo,
+    full,
+    seed: integer(value.seed, `${path}.seed`, { optional: true, min: 0 }),
+    updated: time(value.updated, `${path}.updated`),
+  };
+}
+
 /** The whole kept value, checked; KeptError names the first problem. */
 export function checkKept(value) {
   object(value, "file");
@@ -144,7 +196,8 @@ export function checkKept(value) {
   const characters = list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`));
   const active = text(value.active, "active", { optional: true, max: 64 });
   if (active !== null && !characters.some((c) => c.id === active)) fail("active", `no character has the id ${describe(active)}`);
-  return { log, characters, active };
+  const encounter = checkEncounter(value.encounter, "encounter");
+  return { log, characters, active, encounter };
 }
 
 /** The file a player downloads: everything kept, as formatted JSON. */
@@ -164,7 +217,9 @@ export function parseKeptFile(fileText) {
   return checkKept(value);
 }
 
-/** Add an imported file to what is kept: entries already kept (same id) stay as they are. */
+/** Add an imported file to what is kept: entries already kept (same id) stay as they are. An
+ *  imported encounter (unless it is the one kept) takes the kept one's place, and the kept one
+ *  goes onto its Undo states: Undo on the encounter page brings it back. */
 export function mergeKept(kept, imported) {
   const haveRolls = new Set(kept.log.map((r) => r.id));
   const haveCharacters = new Set(kept.characters.map((c) => c.id));
@@ -173,10 +228,19 @@ export function mergeKept(kept, imported) {
   const log = [...kept.log, ...newRolls].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_LOG);
   const characters = [...kept.characters, ...newCharacters].slice(0, MAX_CHARACTERS);
   const active = kept.active ?? (imported.active && characters.some((c) => c.id === imported.active) ? imported.active : null);
+  const have = kept.encounter ?? null;
+  const coming = imported.encounter ?? null;
+  const same = have && coming && JSON.stringify(have.current) === JSON.stringify(coming.current);
+  let encounter = have;
+  if (coming && !same) {
+    encounter = have
+      ? { ...coming, undo: [...coming.undo, have.current].slice(-MAX_UNDO), full: { ...have.full, ...coming.full } }
+      : coming;
+  }
   return {
-    kept: { log, characters, active },
-    added: { rolls: newRolls.length, characters: newCharacters.length },
-    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length },
+    kept: { log, characters, active, encounter },
+    added: { rolls: newRolls.length, characters: newCharacters.length, encounter: coming && !same ? 1 : 0 },
+    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length, encounter: same ? 1 : 0 },
   };
 }
 
@@ -223,6 +287,7 @@ export class KeptStore {
   get log() { return this.state.log; }
   get characters() { return this.state.characters; }
   get active() { return this.state.characters.find((c) => c.id === this.state.active) ?? null; }
+  get encounter() { return this.state.encounter; }
 
   watch(watcher) {
     this.watchers.add(watcher);
@@ -286,6 +351,20 @@ export class KeptStore {
   setActive(id) {
     if (id !== null && !this.state.characters.some((c) => c.id === id)) throw new KeptError(`no character has the id ${id}`);
     this.#set({ ...this.state, active: id });
+  }
+
+  /** Keep the encounter being run (checked: see checkEncounter). */
+  saveEncounter(encounter) {
+    const checked = checkEncounter(encounter);
+    this.#set({ ...this.state, encounter: checked });
+    return checked;
+  }
+
+  /** Forget the encounter; returns the function that brings it back. */
+  clearEncounter() {
+    const before = this.state.encounter;
+    this.#set({ ...this.state, encounter: null });
+    return () => this.#set({ ...this.state, encounter: before });
   }
 
   exportText(now = new Date()) {

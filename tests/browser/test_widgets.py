@@ -254,7 +254,7 @@ def test_export_clear_import_round_trips_and_a_bad_file_changes_nothing(phone, b
     page.evaluate("() => localStorage.removeItem('rollbook.kept.v1')")
     page.reload()
     page.get_by_label("Import a file").set_input_files(str(exported))
-    expect(page.locator(".rollbook-done")).to_contain_text("Imported 2 rolls and 0 characters.")
+    expect(page.locator(".rollbook-done")).to_contain_text("Imported 2 rolls, 0 characters.")
     assert kept_log(page) == before
 
     broken = tmp_path / "broken.json"

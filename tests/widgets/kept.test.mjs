@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
+import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
 
 class MemoryStorage {
   constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; }
@@ -15,10 +15,20 @@ const roll = (id, overrides = {}) => ({
   id, at: "2026-11-30T18:00:00.000Z", label: "2d6", expression: "2d6", vars: {}, seed: 7, total: 9, text: "2d6 (4, 5) = 9", page: "tools/roller/", link: null, ...overrides,
 });
 const scores = { STR: 80, DEX: 33, AGL: 95, CON: 46, INT: 89, PER: 95, WIS: 84, CHA: 68, COM: 1 };
+// An encounter as the engine writes it (only its outline matters here: the engine checks the rest).
+const fight = (round, overrides = {}) => ({
+  encounter: 1, rules: "opencore", initiative: "individual", rulings: {}, round, turn: round ? 0 : null, order: [],
+  combatants: [{ id: "p1", name: "Buck", side: "players", hp: 30 }, { id: "o1", name: "Orc", side: "orcs", hp: 20 }],
+  log: [], logged: 0, ...overrides,
+});
+const running = (overrides = {}) => ({
+  current: fight(2), undo: [fight(0), fight(1)], full: { p1: { armor: 40, toughness: 5 } }, seed: null,
+  updated: "2026-11-30T18:00:00.000Z", ...overrides,
+});
 const character = (id, overrides = {}) => ({ id, name: "Buck", scores, hp_roll: 60, created: "2026-11-30T18:00:00.000Z", ...overrides });
 
 test("a valid file is read back exactly as exported", () => {
-  const kept = { log: [checkRoll(roll("a"))], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c" };
+  const kept = { log: [checkRoll(roll("a"))], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c", encounter: running() };
   const back = parseKeptFile(exportKept(kept, new Date("2026-12-01T00:00:00Z")));
   assert.deepEqual(back, kept);
 });
@@ -50,12 +60,12 @@ test("html in a name is kept as text (the widgets render it as text, never marku
 });
 
 test("importing adds what is new and leaves what is kept as it is", () => {
-  const kept = { log: [roll("a", { total: 1 })], characters: [], active: null };
-  const imported = { log: [roll("a", { total: 99 }), roll("b", { at: "2026-11-30T17:00:00.000Z" })], characters: [], active: null };
+  const kept = { log: [roll("a", { total: 1 })], characters: [], active: null, encounter: null };
+  const imported = { log: [roll("a", { total: 99 }), roll("b", { at: "2026-11-30T17:00:00.000Z" })], characters: [], active: null, encounter: null };
   const { kept: merged, added, skipped } = mergeKept(kept, imported);
   assert.deepEqual(merged.log.map((r) => [r.id, r.total]), [["b", 9], ["a", 1]]); // by time, the kept "a" unchanged
-  assert.deepEqual(added, { rolls: 1, characters: 0 });
-  assert.deepEqual(skipped, { rolls: 1, characters: 0 });
+  assert.deepEqual(added, { rolls: 1, characters: 0, encounter: 0 });
+  assert.deepEqual(skipped, { rolls: 1, characters: 0, encounter: 0 });
 });
 
 test("the store saves every change, and a bad import changes nothing", () => {
@@ -109,4 +119,51 @@ test("a full storage keeps the roll in memory and says so", () => {
   store.addRoll(roll("a"));
   assert.equal(store.log.length, 1);
   assert.match(store.problem, /could not save in this browser .*export your data/);
+});
+
+test("an encounter is kept with its undo states, and a bad one is refused with its path", () => {
+  const cases = [
+    [{ current: fight(1, { encounter: 2 }) }, /^encounter\.current\.encounter: not an encounter of version 1, found 2/],
+    [{ current: fight(1, { rules: "d&d" }) }, /^encounter\.current\.rules: expected "opencore" or "cyno", found "d&d"/],
+    [{ current: fight(-1) }, /^encounter\.current\.round: expected a number from 0/],
+    [{ current: fight(1, { combatants: [{ id: "p1", name: 5 }] }) }, /^encounter\.current\.combatants\[0\]\.name: expected text, found 5/],
+    [{ current: fight(1, { combatants: [{ id: "p1", name: "A" }, { id: "p1", name: "B" }] }) }, /^encounter\.current\.combatants\[1\]\.id: "p1" is used twice/],
+    [{ undo: [fight(0), "x"] }, /^encounter\.undo\[1\]: expected an object, found "x"/],
+    [{ undo: Array.from({ length: MAX_UNDO + 1 }, () => fight(0)) }, /^encounter\.undo: at most 20 entries/],
+    [{ full: { p1: { armor: -1, toughness: 0 } } }, /^encounter\.full\.p1\.armor: expected a number from 0/],
+    [{ seed: 1.5 }, /^encounter\.seed: expected a whole number, found 1\.5/],
+    [{ current: fight(1, { log: Array.from({ length: 900 }, () => ({ text: "x".repeat(80) })) }) }, /^encounter\.current: \d+ characters, more than the engine takes \(64000\)/],
+  ];
+  for (const [overrides, message] of cases) {
+    const file = JSON.stringify({ rollbook: 1, encounter: running(overrides) });
+    assert.throws(() => parseKeptFile(file), (error) => error instanceof KeptError && message.test(error.message), JSON.stringify(overrides).slice(0, 60));
+  }
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  store.saveEncounter(running());
+  assert.deepEqual(new KeptStore(storage).encounter, running()); // a reload reads the same
+  assert.throws(() => store.saveEncounter(running({ current: null })), (error) => error instanceof KeptError && /^encounter\.current: expected an object/.test(error.message));
+  assert.deepEqual(store.encounter, running()); // a refused save changes nothing
+  const undoClear = store.clearEncounter();
+  assert.equal(new KeptStore(storage).encounter, null);
+  undoClear();
+  assert.deepEqual(new KeptStore(storage).encounter, running());
+  assert.equal(checkKept({ rollbook: 1 }).encounter, null); // files from before encounters have none
+});
+
+test("an imported encounter takes the kept one's place, which Undo can bring back", () => {
+  const have = running();
+  const coming = running({ current: fight(5), undo: [fight(4)], full: { o1: { armor: 0, toughness: 0 } } });
+  const base = { log: [], characters: [], active: null };
+  const { kept: merged, added } = mergeKept({ ...base, encounter: have }, { ...base, encounter: coming });
+  assert.equal(added.encounter, 1);
+  assert.deepEqual(merged.encounter.current, fight(5));
+  assert.deepEqual(merged.encounter.undo, [fight(4), fight(2)]); // the kept one is the newest undo
+  assert.deepEqual(merged.encounter.full, { p1: { armor: 40, toughness: 5 }, o1: { armor: 0, toughness: 0 } });
+  const again = mergeKept({ ...base, encounter: have }, { ...base, encounter: have });
+  assert.deepEqual([again.added.encounter, again.skipped.encounter], [0, 1]);
+  assert.deepEqual(again.kept.encounter, have); // the same encounter: nothing changes
+  assert.deepEqual(mergeKept({ ...base, encounter: have }, { ...base, encounter: null }).kept.encounter, have);
+  const full = running({ current: fight(30), undo: Array.from({ length: MAX_UNDO }, (_, i) => fight(i)) });
+  assert.equal(mergeKept({ ...base, encounter: have }, { ...base, encounter: full }).kept.encounter.undo.length, MAX_UNDO);
 });

@@ -1,4 +1,5 @@
-// <rollbook-kept>: export everything this browser keeps (roll log, characters, the active one)
+// <rollbook-kept>: export everything this browser keeps (roll log, characters, the active one,
+// the encounter being run)
 // as a JSON file, and import such a file back. A bad file is refused with the reason and the
 // place of the problem; what is already kept is never replaced by it.
 
@@ -8,6 +9,11 @@ import { kept } from "../session.js";
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** ", an encounter (round 2)" when one is kept, else nothing. */
+function encounterWords(encounter) {
+  return encounter ? `, an encounter (round ${encounter.current.round})` : "";
 }
 
 class KeptData extends RollbookElement {
@@ -23,7 +29,7 @@ class KeptData extends RollbookElement {
     link.download = `rollbook-${new Date().toISOString().slice(0, 10)}.json`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
-    this.message = { text: `Exported ${plural(kept.log.length, "roll")} and ${plural(kept.characters.length, "character")}.` };
+    this.message = { text: `Exported ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.` };
     this.update();
   }
 
@@ -32,9 +38,11 @@ class KeptData extends RollbookElement {
     event.target.value = ""; // the same file can be chosen again
     if (!file) return;
     try {
+      const had = kept.encounter !== null;
       const { added, skipped } = kept.importText(await file.text());
-      const already = skipped.rolls + skipped.characters;
-      this.message = { text: `Imported ${plural(added.rolls, "roll")} and ${plural(added.characters, "character")}`
+      const already = skipped.rolls + skipped.characters + skipped.encounter;
+      this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
+        + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
         + (already ? ` (${already} already kept here, left as they are).` : ".") };
     } catch (error) {
       const reason = error instanceof KeptError ? error.message : `the file could not be read (${error.message})`;
@@ -45,7 +53,7 @@ class KeptData extends RollbookElement {
 
   view() {
     return html`<div class="rollbook-kept">
-      <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}.</p>
+      <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
         <label class="md-button rollbook-file">Import a file
