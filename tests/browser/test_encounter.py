@@ -210,12 +210,22 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
         form.get_by_label("Weapon damage").fill("2d6")
         form.get_by_role("button", name="Add to the encounter").click()
         steps_done(widget, 1 if name == "Kristine" else 2)
-    widget.locator(".rollbook-encounter__next").click()
+    # Before the first turn, the GM rolls the Surprise Chart for Sid (seed 4: a 2, he misses the turn).
+    sid = widget.locator("li.rollbook-combatant", has_text="Sid")
+    sid.get_by_text("Edit Sid").click()
+    sid.get_by_role("button", name="Surprised? Roll the chart").click()
     steps_done(widget, 3)
+    expect(widget).to_contain_text("Surprised, miss the whole turn")
+    widget.locator(".rollbook-encounter__next").click()
+    steps_done(widget, 4)
     card = widget.locator("li[aria-current='true']")
+    expect(card).to_contain_text("Kristine")
     card.get_by_label("Target's defense").select_option("dodge")
     card.locator(".rollbook-encounter__attack").click()
-    steps_done(widget, 4)
+    expect(widget.locator(".rollbook-problem")).to_contain_text("Sid has no action left to dodge")  # surprised
+    card.get_by_label("Target's defense").select_option("none")
+    card.locator(".rollbook-encounter__attack").click()
+    steps_done(widget, 5)
     expect(widget.locator("dl.rollbook-chain")).to_contain_text("Strike")
     cyno = kept(page)["encounter"]["current"]
 

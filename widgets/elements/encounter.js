@@ -418,7 +418,9 @@ class EncounterTracker extends RollbookElement {
       </div>
       <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
         @click=${() => this.#attack(c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
-      ${cyno ? nothing : html`<div class="rollbook-row">
+      ${cyno ? html`<div class="rollbook-row">
+        <button type="button" class="md-button" @click=${() => this.#step("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves` })}>Hold back until ${target.name} moves</button>
+      </div>` : html`<div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#step("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action` })}>Defense action</button>
         <button type="button" class="md-button" @click=${() => this.#step("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides` })}>Bide</button>
       </div>`}
@@ -442,6 +444,8 @@ class EncounterTracker extends RollbookElement {
         <button type="button" class="md-button" @click=${() => this.#editStep(c, "damage")}>Damage</button>
         <button type="button" class="md-button" @click=${() => this.#editStep(c, "heal")}>Heal</button>
         ${opencore && status?.bleeding ? html`<button type="button" class="md-button" @click=${() => this.#editStep(c, "stabilize")}>Stabilize</button>` : nothing}
+        ${opencore ? nothing : html`<button type="button" class="md-button"
+          @click=${() => this.#step("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart` })}>Surprised? Roll the chart</button>`}
       </div>
       <div class="rollbook-fields">
         ${this.#select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"))}
