@@ -11,14 +11,35 @@ import { retry, warmUpWhenIdle, watchEngine } from "./engine.js";
 
 export { html, nothing };
 
+// First drawings wait for idle moments, in page order, a few at a time: a page with a dozen
+// widgets (tools/combat/) would otherwise draw them all in one long task, and a tap in the
+// meantime would wait for it (Lighthouse: total blocking time). The room each widget takes is
+// kept for it (docs/stylesheets/rollbook.css), so nothing moves when it draws.
+const waiting = [];
+let drawingScheduled = false;
+const whenIdle = globalThis.requestIdleCallback
+  ?? ((callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16));
+
+function drawWaiting(deadline) {
+  drawingScheduled = false;
+  do waiting.shift()?.drawFirst();
+  while (waiting.length && deadline.timeRemaining() > 10);
+  if (waiting.length) scheduleDrawing();
+}
+
+function scheduleDrawing() {
+  if (drawingScheduled) return;
+  drawingScheduled = true;
+  whenIdle(drawWaiting, { timeout: 250 }); // a busy page still draws one widget each time
+}
+
 export class RollbookElement extends HTMLElement {
   #stops = [];
   #queued = false;
+  #drawn = false;
 
   connectedCallback() {
     this.fallback ??= this.textContent.trim(); // what the page shows before the widgets load
-    if (!this.classList.contains("rollbook-widget")) this.replaceChildren(); // lit-html appends, never clears
-    this.classList.add("rollbook-widget");
     this.engine = { state: "idle", message: null };
     this.listen(watchEngine((status) => {
       this.engine = status;
@@ -26,6 +47,20 @@ export class RollbookElement extends HTMLElement {
     }));
     this.connected?.();
     warmUpWhenIdle(); // a widget on the page: the engine will be wanted
+    if (this.#drawn) {
+      this.renderNow(); // moved within the page: it has drawn before
+    } else {
+      waiting.push(this);
+      scheduleDrawing();
+    }
+  }
+
+  /** The first drawing (from the idle queue): the fallback text goes, the widget comes. */
+  drawFirst() {
+    if (this.#drawn || !this.isConnected) return;
+    this.#drawn = true;
+    this.replaceChildren(); // lit-html appends, never clears
+    this.classList.add("rollbook-widget");
     this.renderNow();
   }
 
@@ -41,7 +76,7 @@ export class RollbookElement extends HTMLElement {
 
   /** Re-render at the next microtask (many changes in a row render once). */
   update() {
-    if (this.#queued) return;
+    if (this.#queued || !this.#drawn) return; // not drawn yet: its first drawing shows the state
     this.#queued = true;
     queueMicrotask(() => {
       this.#queued = false;
