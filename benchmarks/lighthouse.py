@@ -21,7 +21,6 @@ import io
 import json
 import os
 import platform
-import re
 import statistics
 import subprocess
 import sys
@@ -30,10 +29,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
 RUNNER = ROOT / "benchmarks" / "lighthouse" / "run.mjs"
-README = ROOT / "benchmarks" / "README.md"
 START, END = "<!-- lighthouse-bench:start -->", "<!-- lighthouse-bench:end -->"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -124,16 +124,6 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int) -> str:
     return "\n".join(lines)
 
 
-def write_readme(section: str) -> None:
-    text = README.read_text(encoding="utf-8")
-    block = f"{START}\n{section}\n{END}"
-    if START in text:
-        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n## Lighthouse\n\n" + block + "\n"
-    README.write_text(text, encoding="utf-8")
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=1)
@@ -152,7 +142,7 @@ def main(argv: list[str]) -> int:
     section = table(results, options.runs)
     print(section)
     if options.write_readme:
-        write_readme(section)
+        write_section(START, END, section, heading='## Lighthouse')
     return 0
 
 

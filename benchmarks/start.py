@@ -47,9 +47,10 @@ from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwright
 
+from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
-README = ROOT / "benchmarks" / "README.md"
 START, END = "<!-- start-bench:start -->", "<!-- start-bench:end -->"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -291,16 +292,6 @@ def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Thro
     return "\n".join(lines)
 
 
-def write_readme(section: str) -> None:
-    text = README.read_text(encoding="utf-8")
-    block = f"{START}\n{section}\n{END}"
-    if START in text:
-        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    README.write_text(text, encoding="utf-8")
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -328,7 +319,7 @@ def main(argv: list[str]) -> int:
     section = table(results, options.runs, rates, throttle, command)
     print(section)
     if options.write_readme:
-        write_readme(section)
+        write_section(START, END, section)
     return 0
 
 

@@ -35,9 +35,10 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
-README = ROOT / "benchmarks" / "README.md"
 START, END = "<!-- widgets-bench:start -->", "<!-- widgets-bench:end -->"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -187,16 +188,6 @@ def table(results: dict[str, Any], runs: int) -> str:
     return "\n".join(lines)
 
 
-def write_readme(section: str) -> None:
-    text = README.read_text(encoding="utf-8")
-    block = f"{START}\n{section}\n{END}"
-    if START in text:
-        text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    README.write_text(text, encoding="utf-8")
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -216,7 +207,7 @@ def main(argv: list[str]) -> int:
     section = table(results, options.runs)
     print(section)
     if options.write_readme:
-        write_readme(section)
+        write_section(START, END, section)
     return 0
 
 
