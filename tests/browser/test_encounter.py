@@ -224,9 +224,13 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     card.locator(".rollbook-encounter__attack").click()
     expect(widget.locator(".rollbook-problem")).to_contain_text("Sid has no action left to dodge")  # surprised
     card.get_by_label("Target's defense").select_option("none")
+    card.get_by_text("Strike options").click()  # the strike charts' lines, from the engine's tables
+    card.get_by_label("+1: Striking at a large target", exact=False).check()
+    expect(card.get_by_text("Strike options (1)")).to_be_visible()
     card.locator(".rollbook-encounter__attack").click()
     steps_done(widget, 5)
     expect(widget.locator("dl.rollbook-chain")).to_contain_text("Strike")
+    expect(widget).to_contain_text("+1 (Striking at a large target. Anything over 3 meters.)")
     cyno = kept(page)["encounter"]["current"]
 
     page.get_by_label("Import a file").set_input_files(str(exported))

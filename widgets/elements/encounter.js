@@ -13,7 +13,7 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { KeptError, MAX_UNDO } from "../kept.js";
 import { readQuery } from "../links.js";
 import { kept, keepResult, SITE_ROOT } from "../session.js";
-import { typed, given } from "../tool.js";
+import { given, tableRows, typed } from "../tool.js";
 import { scoresText } from "./inline-roll.js";
 import { badges, bars, logView, RULES, START_CHOICES, statusLine, stepView } from "./encounter-view.js";
 
@@ -68,6 +68,9 @@ class EncounterTracker extends RollbookElement {
     ]);
     this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
     this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
+    // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
+    const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
+    this.conditions = charts.flat().filter((row) => row.id);
     this.update();
   }
 
@@ -236,7 +239,7 @@ class EncounterTracker extends RollbookElement {
     const a = fight.combatants.find((c) => c.id === attacker);
     const t = fight.combatants.find((c) => c.id === target);
     const args = cyno
-      ? { attacker, target, defense: this.#edit(attacker).defense ?? "none" }
+      ? this.#strikeArgs(attacker, target)
       : { attacker, target };
     const done = await this.#step(cyno ? "encounter strike" : "encounter attack", args,
       { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${t.name}` });
@@ -250,6 +253,39 @@ class EncounterTracker extends RollbookElement {
       seed: done.seed,
       link: PAGE,
     });
+  }
+
+  /** A strike's declared defense and the options chosen under "Strike options". */
+  #strikeArgs(attacker, target) {
+    const e = this.#edit(attacker);
+    return { attacker, target, defense: e.defense ?? "none", condition: e.conditions.length ? e.conditions : undefined,
+             aim: num(e.aim), ranged: e.ranged || undefined, unaware: e.unaware || undefined };
+  }
+
+  #strikeOptions(c) {
+    const e = this.#edit(c.id);
+    const id = (name) => `rollbook-enc-${c.id}-${name}`;
+    const chosen = new Set(e.conditions);
+    const toggle = (row, on) => {
+      // a chart's group (large or small target, cover) is one line at most
+      const rest = e.conditions.filter((x) => x !== row.id && !(on && row.group && this.conditions.find((r) => r.id === x)?.group === row.group));
+      e.conditions = on ? [...rest, row.id] : rest;
+      this.update();
+    };
+    const sign = (n) => (n > 0 ? `+${n}` : String(n));
+    const chosenCount = e.conditions.length + (e.ranged ? 1 : 0) + (e.unaware ? 1 : 0) + (num(e.aim) ? 1 : 0);
+    return html`<details class="rollbook-combatant__edit">
+      <summary>Strike options${chosenCount ? ` (${chosenCount})` : ""}</summary>
+      <div class="rollbook-fields">${this.#input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; this.update(); })}</div>
+      <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("ranged")} .checked=${e.ranged}
+        @change=${(ev) => { e.ranged = ev.target.checked; this.update(); }}> Not hand-to-hand (cannot be dodged)</label></div>
+      <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("unaware")} .checked=${e.unaware}
+        @change=${(ev) => { e.unaware = ev.target.checked; this.update(); }}> The target does not know of it (no dodge or parry)</label></div>
+      <fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
+        ${(this.conditions ?? []).map((row) => html`<label><input type="checkbox" value=${row.id} .checked=${chosen.has(row.id)}
+          @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
+      </fieldset>
+    </details>`;
   }
 
   #undo() {
@@ -280,7 +316,7 @@ class EncounterTracker extends RollbookElement {
   }
 
   #edit(id) {
-    return (this.edits[id] ??= { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none" });
+    return (this.edits[id] ??= { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false });
   }
 
   #editStep(c, action) {
@@ -416,6 +452,7 @@ class EncounterTracker extends RollbookElement {
         ${this.#select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { this.targets[c.id] = v; this.update(); })}
         ${cyno ? this.#select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; this.update(); }) : nothing}
       </div>
+      ${cyno ? this.#strikeOptions(c) : nothing}
       <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
         @click=${() => this.#attack(c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
       ${cyno ? html`<div class="rollbook-row">
