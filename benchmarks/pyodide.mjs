@@ -7,21 +7,14 @@
 // markers) with the tables below, or appends the section. $ROLLBOOK_SITE overrides site/,
 // $PYTHON overrides .venv/bin/python. Internal: --cold bare|wheel|engine is one cold-load sample.
 
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const SITE = path.resolve(process.env.ROLLBOOK_SITE ?? path.join(ROOT, "site"));
-// The built site's engine folder, site/pyodide/<hash>/ (hooks/pyodide_bundle.py): the only one.
-const RUNTIME = path.join(SITE, "pyodide", (() => {
-  try {
-    const folders = readdirSync(path.join(SITE, "pyodide")).filter((name) => /^[0-9a-f]{16}$/.test(name));
-    return folders.length === 1 ? folders[0] : "";
-  } catch { return ""; }
-})()) + path.sep;
+import { ROOT, RUNTIME, SITE } from "../tests/pyodide/built-site.mjs";
+
 const PYTHON = process.env.PYTHON ?? path.join(ROOT, ".venv", "bin", "python");
 const README = path.join(ROOT, "benchmarks", "README.md");
 const START = "<!-- pyodide-bench:start -->";

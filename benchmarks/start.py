@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 import json
 import os
 import platform
@@ -40,14 +39,13 @@ import re
 import statistics
 import sys
 import tempfile
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwright
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+from served import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -99,40 +97,6 @@ SERVICE_WORKER_READY = """async () => {
   const registration = await navigator.serviceWorker.ready;
   return Boolean(registration.active);
 }"""
-
-
-def make_handler(extra: dict[str, tuple[str, str]]) -> type[SimpleHTTPRequestHandler]:
-    class Handler(SimpleHTTPRequestHandler):
-        extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                          ".wasm": "application/wasm", ".json": "application/json", ".gz": "application/gzip"}
-
-        def do_GET(self) -> None:
-            page = extra.get(self.path.split("?")[0])
-            if page is None:
-                return super().do_GET()
-            body = page[1].encode()
-            self.send_response(200)
-            self.send_header("Content-Type", page[0])
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-        def handle_one_request(self) -> None:
-            try:
-                super().handle_one_request()
-            except (ConnectionResetError, BrokenPipeError):
-                pass
-
-    return Handler
-
-
-def serve(extra: dict[str, tuple[str, str]]) -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(make_handler(extra), directory=str(SITE)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 class Throttle:
@@ -306,7 +270,7 @@ def main(argv: list[str]) -> int:
     if folder is None:
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1
-    server, url = serve(pages(folder))
+    server, url = serve(SITE, pages(folder))
     throttle = Throttle()
     try:
         with sync_playwright() as playwright:

@@ -22,20 +22,18 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 import os
 import platform
 import re
 import statistics
 import sys
-import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+from served import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -79,31 +77,6 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, characterData: true });
 document.addEventListener("keydown", (e) => { if (e.key === "Enter") window.__enterAt = performance.now(); }, true);
 """
-
-
-class Handler(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
-                      ".wasm": "application/wasm", ".json": "application/json"}
-
-    def do_GET(self) -> None:
-        extra = EXTRA.get(self.path.split("?")[0])
-        if extra is None:
-            return super().do_GET()
-        body = extra[1].encode()
-        self.send_response(200)
-        self.send_header("Content-Type", extra[0])
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-def serve() -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(SITE)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def throttle(page: Page, rate: float) -> None:
@@ -196,7 +169,7 @@ def main(argv: list[str]) -> int:
     if not (SITE / FOLDER / "pyodide-lock.json").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1
-    server, url = serve()
+    server, url = serve(SITE, EXTRA)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

@@ -17,17 +17,10 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SITE = path.resolve(process.env.ROLLBOOK_SITE ?? path.join(ROOT, "site"));
-// The built site's engine folder, site/pyodide/<hash>/ (hooks/pyodide_bundle.py): the only one.
-const RUNTIME = path.join(SITE, "pyodide", (() => {
-  try {
-    const folders = readdirSync(path.join(SITE, "pyodide")).filter((name) => /^[0-9a-f]{16}$/.test(name));
-    return folders.length === 1 ? folders[0] : "";
-  } catch { return ""; }
-})()) + path.sep;
+import { ROOT, RUNTIME, SITE } from "./built-site.mjs";
+
 const VENDOR = path.join(ROOT, "tests", "pyodide", "vendor");
 const PYTHON = process.env.PYTHON ?? path.join(ROOT, ".venv", "bin", "python");
 const MOUNT = "/repo"; // the tree's tests/ is mounted at /repo/tests; the cwd of the suite
