@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
@@ -139,15 +138,25 @@ def test_a_bad_expression_points_at_its_column_and_logs_nothing(phone, base_url:
 
 
 def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_url: str) -> None:
-    def slow(route: Any) -> None:  # a poor signal: the runtime takes a while to arrive
-        time.sleep(2)
-        route.continue_()
-
-    phone.route("**/pyodide/*/pyodide.asm.wasm", slow)
+    # A poor signal: the runtime is held back until the test has seen the tap wait for it.
+    # (Holding, not sleeping: a sleep in the handler blocks the test's own thread, and under
+    # load the engine could be ready before the first look.)
+    held: list[Any] = []
+    phone.route("**/pyodide/*/pyodide.asm.wasm", lambda route: held.append(route))
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "3d6")
     expect(page.get_by_text("Starting the dice engine…")).to_be_visible()
+    expect(log_entries(page)).to_have_count(0)
+    for _ in range(300):  # the runtime is asked for a moment after the tap
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the runtime was never asked for"
+    expect(page.get_by_text("Starting the dice engine…")).to_be_visible()
+    for route in held:
+        route.continue_()
+    phone.unroute("**/pyodide/*/pyodide.asm.wasm")
     total(page)
     expect(page.get_by_text("Starting the dice engine…")).to_have_count(0)
     expect(log_entries(page)).to_have_count(1)
