@@ -78,9 +78,11 @@ SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can 
 DIGEST_CHARS = 16  # of the folder's sha256, naming it: plenty to never collide
 FOLDER_NAME = re.compile(r"[0-9a-f]{%d}" % DIGEST_CHARS)
 META = '<meta name="rollbook-engine" content="{folder}">'
-# Pages showing a widget (a custom element <rollbook-…>) start the engine from their head.
-EARLY_START = '<script type="module" async src="{root}widgets/start.js"></script>'
-WIDGET_TAG = re.compile(r"<rollbook-[a-z-]+[\s>]")
+# Pages showing a widget that asks the engine (a custom element <rollbook-…>, but the table-mode
+# toggle in every header, the kept-data panel and the roll log) start it from their head.
+EARLY_START = '<script async src="{root}widgets/start.js"></script>'
+HEAD_OPENING = re.compile(r"<head(\s[^>]*)?>\s*(<meta charset=[^>]*>)?", re.IGNORECASE)
+WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|log)[\s>])[a-z-]+[\s>]")
 
 _prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 
@@ -145,14 +147,16 @@ def site_folder(folder: Path) -> str:
 
 
 def add_engine_meta(html: str, folder: str, root: str) -> str:
-    """The page naming its engine folder at the end of its head and, if it shows a widget,
-    starting the engine from there (widgets/start.js; ``root`` is the site's root from the page)."""
-    if "</head>" not in html:
-        raise BundleError("a page without </head>: cannot name its engine")
+    """The page naming its engine folder first thing in its head and, if it shows a widget that
+    asks the engine, starting it from there (widgets/start.js, fetched before the stylesheets;
+    ``root`` is the site's root from the page)."""
+    opening = HEAD_OPENING.search(html)
+    if opening is None:
+        raise BundleError("a page without <head>: cannot name its engine")
     head = META.format(folder=folder)
     if WIDGET_TAG.search(html):
         head += EARLY_START.format(root=root)
-    return html.replace("</head>", head + "</head>", 1)
+    return html[:opening.end()] + head + html[opening.end():]
 
 
 # --- the bundle ------------------------------------------------------------------------------

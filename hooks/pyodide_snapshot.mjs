@@ -37,6 +37,12 @@ for info in pkgutil.walk_packages(rollbook.__path__, "rollbook."):
     if not info.name.endswith(".__main__"):  # the CLI's entry point runs the CLI
         importlib.import_module(info.name)
 rollbook.commands.load_all()
+# ... and every data file read now (tables and rulings are cached once read): the worker answers
+# before the engine's files are back on disk (widgets/engine-worker.js; the Pyodide harness proves
+# the whole corpus answers without them).
+import rollbook.rulings, rollbook.tables
+rollbook.tables.names()
+rollbook.rulings.all_rulings()
 json.loads(rollbook.api.call_json(json.dumps({"api": 1, "command": "roll", "args": {"expression": "3d6", "seed": 1}})))
 `;
 const SITE_PACKAGES = "import sysconfig; sysconfig.get_path('purelib')";

@@ -11,14 +11,29 @@ import { retry, warmUpWhenIdle, watchEngine } from "./engine.js";
 
 export { html, nothing };
 
-// First drawings wait for idle moments, in page order, a few at a time: a page with a dozen
-// widgets (tools/combat/) would otherwise draw them all in one long task, and a tap in the
+// First drawings: a widget in view draws at once, one per task (the reader is looking at it and
+// may tap it); the others wait for idle moments, in page order, a few at a time: a page with a
+// dozen widgets (tools/combat/) would otherwise draw them all in one long task, and a tap in the
 // meantime would wait for it (Lighthouse: total blocking time). The room each widget takes is
 // kept for it (docs/stylesheets/rollbook.css), so nothing moves when it draws.
 const waiting = [];
 let drawingScheduled = false;
+let viewScheduled = false;
 const whenIdle = globalThis.requestIdleCallback
   ?? ((callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16));
+
+function inView(element) {
+  const { top, bottom } = element.getBoundingClientRect(); // all zero while hidden
+  return bottom > 0 && top < globalThis.innerHeight;
+}
+
+function drawOneInView() {
+  viewScheduled = false;
+  const next = waiting.findIndex(inView);
+  if (next < 0) return; // the rest wait for idle moments
+  waiting.splice(next, 1)[0].drawFirst();
+  scheduleDrawing();
+}
 
 function drawWaiting(deadline) {
   drawingScheduled = false;
@@ -28,12 +43,22 @@ function drawWaiting(deadline) {
 }
 
 function scheduleDrawing() {
-  if (drawingScheduled) return;
-  drawingScheduled = true;
-  whenIdle(drawWaiting, { timeout: 250 }); // a busy page still draws one widget each time
+  if (!waiting.length) return;
+  if (!viewScheduled) {
+    viewScheduled = true;
+    setTimeout(drawOneInView);
+  }
+  if (!drawingScheduled) {
+    drawingScheduled = true;
+    whenIdle(drawWaiting, { timeout: 250 }); // a busy page still draws one widget each time
+  }
 }
 
 export class RollbookElement extends HTMLElement {
+  /** Whether the widget asks the engine as soon as it is used (so it starts the engine when it
+   *  is shown); false for the kept-data panel and the roll log. */
+  static asksEngine = true;
+
   #stops = [];
   #queued = false;
   #drawn = false;
@@ -46,7 +71,7 @@ export class RollbookElement extends HTMLElement {
       this.update();
     }));
     this.connected?.();
-    warmUpWhenIdle(); // a widget on the page: the engine will be wanted
+    if (this.constructor.asksEngine) warmUpWhenIdle(); // a widget on the page: the engine will be wanted
     if (this.#drawn) {
       this.renderNow(); // moved within the page: it has drawn before
     } else {

@@ -11,8 +11,8 @@
 // Fast start: the folder holds a memory snapshot of Pyodide with the engine already imported,
 // made at build time (hooks/pyodide_snapshot.mjs). Restoring it skips Python's start-up and the
 // engine's imports. A snapshot holds the WebAssembly heap only, so the engine's files are put
-// back from the wheel, and Python's random module is reseeded: otherwise every restored tab would
-// share one random state. If anything in that fails (no snapshot, another Pyodide build, a
+// back from the wheel (after the first answer: see restore()), and Python's random module is
+// reseeded: otherwise every restored tab would share one random state. If anything in that fails (no snapshot, another Pyodide build, a
 // damaged file), the worker starts Pyodide the normal way and loads the wheel.
 // It says once how its start went ({status: "ready", via: "snapshot" | "fresh", took: {step: ms}} or
 // {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
@@ -57,10 +57,18 @@ async function restore(loadPyodide) {
     _loadSnapshot: snapshot,
   });
   mark("restored");
-  pyodide.unpackArchive(await wheel, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) });
   pyodide.runPython(AFTER_RESTORE);
   const callJson = pyodide.pyimport("rollbook.api").call_json;
   mark("engine");
+  // The engine's files go back after the first answer, not before it: the snapshot holds every
+  // engine module imported and every table and ruling loaded, so answering reads no file (the
+  // Pyodide harness, tests/pyodide/run.mjs, answers the whole corpus from a restored snapshot
+  // with no engine file on disk). They are put back for what may read them later (a traceback's
+  // source lines).
+  afterFirstAnswer = () => wheel.then(
+    (bytes) => pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) }),
+    (error) => console.warn("rollbook: the engine's files could not be put back after the snapshot", error),
+  );
   return callJson;
 }
 
@@ -76,6 +84,7 @@ async function fresh(loadPyodide) {
 }
 
 let via = "snapshot";
+let afterFirstAnswer = null; // once, in a task of its own after the first answer is sent
 async function start() {
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
@@ -114,4 +123,8 @@ self.onmessage = async (event) => {
     response = { api: 1, ok: false, command: null, error: { kind: "load", message: failureMessage(error) } };
   }
   self.postMessage({ id, response });
+  if (afterFirstAnswer) {
+    setTimeout(afterFirstAnswer);
+    afterFirstAnswer = null;
+  }
 };

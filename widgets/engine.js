@@ -57,32 +57,60 @@ const FOLDER = (() => {
   return named && /^pyodide\/[0-9a-f]{16}\/$/.test(named) ? named : null;
 })();
 
+function listen(started) {
+  started.onmessage = (event) => received(event.data);
+  // A worker that cannot even be fetched or parsed reports here, not through onmessage.
+  started.onerror = (event) => {
+    event.preventDefault();
+    failed(event.message);
+  };
+}
+
+function received({ id, response, status: started, message, via }) {
+  if (started === "ready") return setStatus("ready", null, via);
+  // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
+  // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
+  if (started === "failed") return failAll(message);
+  const resolve = pending.get(id);
+  if (resolve) {
+    pending.delete(id);
+    resolve(response);
+  }
+  if (response?.error?.kind === "load") failAll(response.error.message);
+}
+
+function failed(message) {
+  failAll(`the dice engine could not start: ${message || "its worker failed to load"}`);
+}
+
+/** The worker widgets/start.js started from the page's <head>, with what it said meanwhile. */
+function adopt() {
+  const started = globalThis.rollbookEngineStarted;
+  globalThis.rollbookEngineStarted = false; // taken (or never there): start.js leaves it to us
+  if (!started) return false;
+  if (started.folder !== FOLDER) { // (never: both read the one meta)
+    started.worker.terminate();
+    return false;
+  }
+  worker = started.worker;
+  setStatus("starting");
+  listen(worker);
+  for (const early of started.early) {
+    if (early.kind === "error") failed(early.message);
+    else received(early.data);
+  }
+  return true;
+}
+
 function engineWorker() {
-  if (worker === null) {
+  if (worker === null && !adopt()) {
     setStatus("starting");
     if (FOLDER === null) { // a page the build did not write: no engine it is known to match
       failAll("the dice engine could not start: this page names no engine version (<meta name=\"rollbook-engine\">)");
       return null;
     }
     worker = new Worker(new URL(FOLDER + "engine-worker.js", SITE_ROOT), { type: "module", name: "rollbook-engine" });
-    worker.onmessage = (event) => {
-      const { id, response, status: started, message, via } = event.data;
-      if (started === "ready") return setStatus("ready", null, via);
-      // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
-      // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
-      if (started === "failed") return failAll(message);
-      const resolve = pending.get(id);
-      if (resolve) {
-        pending.delete(id);
-        resolve(response);
-      }
-      if (response?.error?.kind === "load") failAll(response.error.message);
-    };
-    // A worker that cannot even be fetched or parsed reports here, not through onmessage.
-    worker.onerror = (event) => {
-      event.preventDefault();
-      failAll(`the dice engine could not start: ${event.message || "its worker failed to load"}`);
-    };
+    listen(worker);
   }
   return worker;
 }
@@ -125,3 +153,8 @@ export function newSeed() {
   // 53 bits: an exact JavaScript number, an exact Python int, short enough for a link
   return (words[0] & 0x1fffff) * 2 ** 32 + words[1];
 }
+
+// The worker widgets/start.js may have started already: take it over now, so the engine's state
+// (starting, ready) is known from the first drawing. If it has not run yet, it never starts one.
+if (globalThis.rollbookEngineStarted) engineWorker();
+else globalThis.rollbookEngineStarted = false;

@@ -77,12 +77,15 @@ def test_an_engine_that_cannot_load_answers_with_a_json_error_and_retries_on_the
 
 def test_a_wheel_not_matching_the_lockfile_is_refused(context, base_url: str) -> None:
     """Chromium checks the wheel against the lockfile's sha256 (fetch integrity): the reason the
-    wheel's URL names its digest, so a cached older wheel is never fetched for a newer lockfile."""
+    wheel's URL names its digest, so a cached older wheel is never fetched for a newer lockfile.
+    Without the memory snapshot (gone here), the wheel is what the engine starts from; with it,
+    the engine answers from the snapshot, which the build tied to this very wheel."""
     def altered(route) -> None:
         response = route.fetch()
         route.fulfill(response=response, body=response.body() + b"\0")
 
     context.route("**/*.whl", altered)
+    context.route("**/engine.snapshot.gz", lambda route: route.fulfill(status=404, body="gone"))
     page = context.new_page()
     page.goto(base_url)
 

@@ -64,6 +64,32 @@ def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> N
     assert len({a1, a2, b1, b2}) == 4, rolls
 
 
+@pytest.mark.parametrize("start_script", ["first", "last"])
+def test_the_page_has_one_engine_worker_whichever_script_runs_first(browser: Any, base_url: str,
+                                                                   start_script: str) -> None:
+    """widgets/start.js starts the worker from the <head> and engine.js adopts it; when start.js
+    arrives after engine.js (held back here until a roll is answered), it leaves the start to it."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    held: list[Any] = []
+    try:
+        if start_script == "last":
+            context.route("**/widgets/start.js", lambda route: held.append(route))
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/", wait_until="domcontentloaded")  # (a held script holds "load")
+        first = page.evaluate(ASK, UNSEEDED)
+        assert first["answer"]["ok"] and first["via"] == "snapshot", first
+        if start_script == "last":
+            assert held, "start.js was never asked for"
+            for route in held:
+                route.continue_()
+            page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/widgets/start.js'))")
+        page.evaluate(ASK, UNSEEDED)
+        assert len(engine_workers(page)) == 1, engine_workers(page)
+        expect(page.get_by_role("status").filter(has_text="Starting the dice engine")).to_have_count(0)
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])
 def test_a_snapshot_that_cannot_be_restored_falls_back_to_a_normal_start(browser: Any, base_url: str, damage: str) -> None:
     context = browser.new_context(viewport=PHONE, service_workers="block")

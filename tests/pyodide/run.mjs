@@ -9,7 +9,9 @@
 // 2. cross-runtime check: answers tests/pyodide/corpus.json in Pyodide and on CPython
 //    (.venv/bin/python, or $PYTHON) and compares the JSON byte for byte, plus the command schema;
 //    every registered command must be in the corpus;
-// 3. runs the engine's pytest suite (tests/engine) inside Pyodide with -m "not cpython_only",
+// 3. restores the site's memory snapshot as the browser's worker does, with no engine file on
+//    disk, and checks it answers the corpus exactly as CPython does;
+// 4. runs the engine's pytest suite (tests/engine) inside Pyodide with -m "not cpython_only",
 //    and reports how many tests ran, passed, were skipped, and were deselected as cpython_only.
 // Exits 1 if anything fails. $ROLLBOOK_SITE overrides the site directory.
 
@@ -18,6 +20,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { gunzipSync } from "node:zlib";
 
 import { ROOT, RUNTIME, SITE } from "./built-site.mjs";
 
@@ -111,10 +114,9 @@ function firstDifference(a, b) {
 }
 
 // Returns the problems found (empty when the runtimes agree), so the suite still runs after a miss.
-function crossRuntimeCheck(pyodide) {
+function crossRuntimeCheck(pyodide, onCPython) {
   const corpus = pyodide.pyimport("corpus");
   const inPyodide = JSON.parse(corpus.report());
-  const onCPython = cpythonReport();
   if (inPyodide.schema !== onCPython.schema) {
     const at = firstDifference(inPyodide.schema, onCPython.schema);
     return [`the command schema differs at character ${at}:\n  Pyodide: …${inPyodide.schema.slice(Math.max(0, at - 40), at + 80)}\n  CPython: …${onCPython.schema.slice(Math.max(0, at - 40), at + 80)}`];
@@ -136,6 +138,37 @@ function crossRuntimeCheck(pyodide) {
   return missing.length ? [`the corpus misses commands (add entries to tests/pyodide/corpus.json):\n  ${missing.join("\n  ")}`] : [];
 }
 
+// The site's worker answers from the memory snapshot before the engine's files are back on disk
+// (widgets/engine-worker.js): restore it here as the worker does, with no engine file anywhere,
+// and every corpus answer must be the CPython one, byte for byte.
+async function restoredCheck(onCPython) {
+  const snapshotFile = path.join(RUNTIME, "engine.snapshot.gz");
+  if (!existsSync(snapshotFile)) return [`${path.relative(ROOT, RUNTIME)} holds no engine.snapshot.gz: run \`make build\``];
+  const { loadPyodide } = await import(pathToFileURL(path.join(RUNTIME, "pyodide.mjs")).href);
+  const info = JSON.parse(readFileSync(path.join(RUNTIME, "engine.snapshot.json"), "utf8"));
+  const restored = await loadPyodide({
+    indexURL: RUNTIME, lockFileURL: path.join(RUNTIME, "pyodide-lock.json"), packageBaseUrl: RUNTIME,
+    _loadSnapshot: gunzipSync(readFileSync(snapshotFile)),
+  });
+  restored.runPython(info.after_restore);
+  const onDisk = restored.runPython(`
+import os, sysconfig
+[os.path.join(root, name) for root, _, names in os.walk("/") for name in names
+ if "rollbook" in os.path.join(root, name) and not root.startswith(("/proc", "/dev"))]`).toJs();
+  if (onDisk.length) return [`the restored engine has files on disk, so this check proves nothing: ${onDisk.slice(0, 3).join(", ")}`];
+  const callJson = restored.pyimport("rollbook.api").call_json;
+  const n = onCPython.requests.length;
+  for (let i = 0; i < n; i++) {
+    const answer = callJson(onCPython.requests[i]);
+    if (answer !== onCPython.answers[i]) {
+      return [`restored from the snapshot with no engine file on disk, corpus request ${i + 1} of ${n} answers differently:\n` +
+        `  request: ${onCPython.requests[i]}\n  restored: ${answer}\n  CPython:  ${onCPython.answers[i]}`];
+    }
+  }
+  console.log(`restored from the snapshot, no engine file on disk: the ${n} corpus requests answered as on CPython`);
+  return [];
+}
+
 function engineSuite(inside) {
   console.log("engine suite inside Pyodide: pytest tests/engine -m 'not cpython_only'");
   const tally = JSON.parse(inside.run_engine_suite(process.argv.slice(2)));
@@ -154,7 +187,8 @@ try {
   const wheels = vendoredWheels();
   const pyodide = await startEngine();
   const inside = installTestWheels(pyodide, wheels);
-  const problems = [...crossRuntimeCheck(pyodide), ...engineSuite(inside)];
+  const onCPython = cpythonReport();
+  const problems = [...crossRuntimeCheck(pyodide, onCPython), ...await restoredCheck(onCPython), ...engineSuite(inside)];
   if (problems.length) fail(problems.join("\n"));
   console.log("pyodide harness: OK");
 } catch (error) {

@@ -185,3 +185,27 @@ def test_any_engine_change_ships_a_new_folder_at_a_new_url(tmp_path: Path, monke
     _edit_keeping_mtime(module, module_text)  # back to the first branch
     _edit_keeping_mtime(table, table_text)
     assert bundle() == original  # reproducible: the browser's cached copy is valid again
+
+
+def test_only_pages_with_a_widget_that_asks_the_engine_start_it_from_their_head(site: BuiltSite) -> None:
+    start = '<script async src="'
+    for page, starts in (("index.html", False),  # the table-mode toggle in every header asks nothing
+                         ("tools/offline/index.html", False),  # nor does the kept-data panel
+                         ("tools/roller/index.html", True),
+                         ("opencore/combat/index.html", True)):  # inline rolls in the rules text
+        html = (site.directory / page).read_text(encoding="utf-8")
+        assert ("widgets/start.js" in html) is starts, page
+        if starts:  # first in the head (after the charset and the policy): fetched before the stylesheets
+            head = html[html.index("<head>"):html.index("</head>")]
+            assert head.index("widgets/start.js") < head.index('rel="stylesheet"'), page
+            assert head.index('name="rollbook-engine"') < head.index("widgets/start.js"), page
+            assert f'{start}{"../" * page.count("/")}widgets/start.js"></script>' in head, page
+
+
+def test_the_engine_meta_goes_after_the_charset(tmp_path: Path) -> None:
+    html = '<html><head>\n  <meta charset="utf-8"><title>t</title></head><body><rollbook-roller></rollbook-roller></body></html>'
+    out = hook.add_engine_meta(html, "pyodide/0123456789abcdef/", "../")
+    assert out.startswith('<html><head>\n  <meta charset="utf-8"><meta name="rollbook-engine" content="pyodide/0123456789abcdef/">'
+                          '<script async src="../widgets/start.js"></script><title>')
+    with pytest.raises(hook.BundleError, match="without <head>"):
+        hook.add_engine_meta("<html><body></body></html>", "pyodide/0123456789abcdef/", "")

@@ -17,6 +17,7 @@ function encounterWords(encounter) {
 }
 
 class KeptData extends RollbookElement {
+  static asksEngine = false;
   connected() {
     this.message = null; // {text, problem}
     this.listen(kept.watch(() => this.update()));

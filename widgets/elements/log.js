@@ -15,6 +15,7 @@ function clock(iso) {
 }
 
 class RollLog extends RollbookElement {
+  static asksEngine = false; // a roll again from the log starts the engine when tapped
   connected() {
     this.undo = null; // after "Clear": the function that brings the log back
     this.listen(kept.watch(() => this.update()));
