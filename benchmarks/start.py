@@ -25,6 +25,9 @@ baseline. CPU throttling: the script asks CDP to throttle the engine's worker to
 the worker target, ``Emulation.setCPUThrottlingRate`` on its session) and prints what Chromium
 answers; Chromium refuses it for workers, so at 4x only the page's main thread is throttled by
 DevTools: the 4x rows measure a slow main thread, not a slow phone (see the printed note).
+Then cold first visits over a slow link (``--link``, default 10 Mbit/s: every response draws from
+one budget at the server, so the workers and the service worker share it with the page, as on a
+phone's one radio link), where the worker starts afresh rather than download the snapshot.
 ``--write-readme`` replaces the "Fast start" section of benchmarks/README.md.
 """
 
@@ -75,7 +78,7 @@ postMessage("ready");"""
 <script type="module">
 const {{ ask, engineStatus }} = await import("./widgets/engine.js");
 const answer = await ask({{ command: "roll", args: {{ expression: "3d6" }} }});
-window.__via = engineStatus().via;
+window.__via = engineStatus().via + (engineStatus().why ? ` (${{engineStatus().why}})` : "");
 window.__ready = answer.ok ? performance.now() : -1;
 </script>"""
     return {"/bench-bare-main.html": ("text/html", bare_main),
@@ -174,7 +177,7 @@ def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], thro
 
     kinds = ("bare-main", "bare-worker", "ask", "roller", "roller-late")
     for rate in rates:
-        samples = {kind: {"cold": [], "warm": [], "warm-sw": []} for kind in kinds}
+        samples: dict[str, dict[str, list[float]]] = {kind: {"cold": [], "warm": [], "warm-sw": []} for kind in kinds}
         for _ in range(runs):
             for kind in kinds:  # interleaved: a burst of load elsewhere hits every kind alike
                 # cold, then warm from the HTTP cache (service workers blocked)
@@ -208,6 +211,59 @@ def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], thro
     out["load"] = os.getloadavg()
     profiles.cleanup()
     return out
+
+
+ENGINE_STATUS = """async () => {
+  const entry = [...document.scripts].find((script) => script.src.endsWith("/widgets/rollbook.js")).src;
+  const { engineStatus } = await import(new URL("engine.js", entry).href);
+  const { via, why } = engineStatus();
+  return via + (why ? ` (${why})` : "");
+}"""
+
+
+def measure_slow_link(chromium: BrowserType, site_url: str, runs: int, progress: Callable[[str], None]) -> dict[str, Any]:
+    """Cold first visits over the slow link (the server's shared budget), as a reader has them:
+    a fresh profile, the service worker allowed to install."""
+    out: dict[str, Any] = {"via": {}}
+    profiles = tempfile.TemporaryDirectory(prefix="rollbook-start-slow-")
+    kinds = ("bare-main", "bare-worker", "ask", "roller")
+    samples: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for _ in range(runs):
+        for kind in kinds:
+            ctx = chromium.launch_persistent_context(
+                tempfile.mkdtemp(dir=profiles.name), executable_path=CHROMIUM, args=FLAGS,
+                viewport={"width": 390, "height": 844}, service_workers="allow")
+            page = ctx.new_page()
+            try:
+                seconds, via = timed(page, site_url, kind, Throttle(), 1)
+                if kind == "roller":
+                    via = page.evaluate(ENGINE_STATUS)
+            finally:
+                ctx.close()
+            samples[kind].append(seconds)
+            if via:
+                out["via"].setdefault(kind, set()).add(via)
+    for kind in kinds:
+        out[kind] = statistics.median(samples[kind])
+        progress(f"{kind} over the slow link: {[round(x, 2) for x in samples[kind]]}")
+    profiles.cleanup()
+    return out
+
+
+def slow_link_table(slow: dict[str, Any], mbit: float, runs: int) -> list[str]:
+    baseline = min(slow["bare-main"], slow["bare-worker"])
+    via = "; ".join(f"{kind}: {', '.join(sorted(v))}" for kind, v in sorted(slow["via"].items()))
+    return [
+        "", f"**Cold over a slow link**: the same first visits with every response drawn from one budget of "
+        f"{mbit:g} Mbit/s at the server (a phone's one radio link; DevTools network throttling would slow the "
+        f"page but not its workers), a fresh profile, the service worker allowed to install; median of {runs}, 1× CPU:", "",
+        "| bare, main | bare, worker | ask() page | roller: first roll | ask / baseline | roller / baseline | target |",
+        "|---:|---:|---:|---:|---:|---:|---|",
+        f"| {slow['bare-main']:.2f} s | {slow['bare-worker']:.2f} s | {slow['ask']:.2f} s | {slow['roller']:.2f} s | "
+        f"{slow['ask'] / baseline:.2f} | {slow['roller'] / baseline:.2f} | ≤ 1.00: "
+        f"{'met' if slow['roller'] <= baseline else 'not met'} |",
+        "", f"How the engine started over the slow link (the worker's own report): {via}.",
+    ]
 
 
 def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Throttle, command: str) -> str:
@@ -247,6 +303,8 @@ def table(results: dict[str, Any], runs: int, rates: list[float], throttle: Thro
         for start in ("cold", "warm"):
             lines.append(f"| {rate:g}× | {start} | {results[f'roller@{rate:g}x'][start]:.2f} s | "
                          f"{results[f'roller-late@{rate:g}x'][start]:.2f} s |")
+    if results.get("slow"):
+        lines += slow_link_table(results["slow"], results["slow_mbit"], results["slow_runs"])
     if any(rate != 1 for rate in rates):
         answer = refused[0] if refused else "no worker target attached"
         lines += ["", "CPU throttling: DevTools throttles the page's main thread. Asked to throttle the engine's "
@@ -260,6 +318,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--rates", default="1,4", help="CPU throttling rates, comma-separated (default 1,4)")
+    parser.add_argument("--link", type=float, default=10,
+                        help="Mbit/s of the slow link for the cold first visits over it (default 10; 0: skip them)")
+    parser.add_argument("--link-runs", type=int, default=2)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
     rates = [float(rate) for rate in options.rates.split(",")]
@@ -276,10 +337,20 @@ def main(argv: list[str]) -> int:
         with sync_playwright() as playwright:
             results = measure(playwright.chromium, url, options.runs, rates, throttle,
                               lambda line: print(line, file=sys.stderr))
+            if options.link:
+                slow_server, slow_url = serve(SITE, pages(folder), bandwidth=options.link * 1e6 / 8)
+                try:
+                    results["slow"] = measure_slow_link(playwright.chromium, slow_url, options.link_runs,
+                                                        lambda line: print(line, file=sys.stderr))
+                    results["slow_mbit"], results["slow_runs"] = options.link, options.link_runs
+                finally:
+                    slow_server.shutdown()
     finally:
         server.shutdown()
     command = "make build && .venv/bin/python benchmarks/start.py" + (f" --runs {options.runs}" if options.runs != 3 else "") \
-        + (f" --rates {options.rates}" if options.rates != "1,4" else "") + " --write-readme"
+        + (f" --rates {options.rates}" if options.rates != "1,4" else "") \
+        + (f" --link {options.link:g}" if options.link != 10 else "") \
+        + (f" --link-runs {options.link_runs}" if options.link_runs != 2 else "") + " --write-readme"
     section = table(results, options.runs, rates, throttle, command)
     print(section)
     if options.write_readme:

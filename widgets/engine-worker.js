@@ -14,13 +14,14 @@
 // back from the wheel (after the first answer: see restore()), and Python's random module is
 // reseeded: otherwise every restored tab would share one random state. If anything in that fails (no snapshot, another Pyodide build, a
 // damaged file), the worker starts Pyodide the normal way and loads the wheel.
-// It says once how its start went ({status: "ready", via: "snapshot" | "fresh", took: {step: ms}} or
-// {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
+// It says once how its start went ({status: "ready", via: "snapshot" | "fresh", why, took: {step:
+// ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 
 const RUNTIME = new URL("./", import.meta.url);
 // Keep in step with hooks/pyodide_snapshot.mjs, which proves the snapshot with the same steps.
 const AFTER_RESTORE = "import random; random.seed()";
 const SITE_PACKAGES = "import sysconfig; sysconfig.get_path('purelib')";
+const SNAPSHOT = "engine.snapshot.gz";
 
 async function fetchOk(name, init) {
   const response = await fetch(new URL(name, RUNTIME), init);
@@ -35,21 +36,61 @@ function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
 const took = {}; // milliseconds since the worker started, per step: reported with "ready"
 const mark = (step) => { took[step] = Math.round(performance.now()); };
 
-// What a restore needs, asked for at once: these downloads (or cache reads) and the snapshot's
-// unpacking run while pyodide.mjs is still being imported.
+// What a restore needs, asked for at once: these downloads (or cache reads) run while
+// pyodide.mjs is still being imported.
 const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
 const wheel = lockFile.then(async (lock) => {
   const { file_name: name, sha256 } = lock.packages.rollbook;
   return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
 });
-const snapshot = fetchOk("engine.snapshot.gz").then((response) =>
-  new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer()).then((heap) => {
-  mark("snapshot");
-  return heap;
-});
-for (const promise of [lockFile, wheel, snapshot]) promise.catch(() => {}); // reported where awaited
+for (const promise of [lockFile, wheel]) promise.catch(() => {}); // reported where awaited
 
-async function restore(loadPyodide) {
+// The snapshot comes from this device's caches when it is there (the service worker's precache or
+// the HTTP cache). Otherwise it is downloaded only over a fast link: it is about 7 MB packed and
+// saves about a second and a half of start-up, so on a first visit over a slow link it would
+// arrive after a normal start is ready (benchmarks/README.md, "Fast start"). There the worker
+// starts afresh, and the service worker fetches the snapshot for the next visit. The link is
+// measured on pyodide.asm.mjs, which both ways of starting need first.
+const SAVES_SECONDS = 1.5;
+let why = null; // how the snapshot was chosen or passed over, reported with "ready"
+
+async function snapshotResponse() {
+  try {
+    const cached = await fetch(new URL(SNAPSHOT, RUNTIME), { cache: "only-if-cached", mode: "same-origin" });
+    if (cached.ok) {
+      why = "cached";
+      return cached;
+    }
+  } catch { /* not in any cache */ }
+  const started = performance.now();
+  const [runtime, info] = await Promise.all([
+    fetchOk("pyodide.asm.mjs").then((response) => response.arrayBuffer()), // imported from the HTTP cache later
+    fetchOk("engine.snapshot.json").then((response) => response.json()),
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  const entry = performance.getEntriesByName(new URL("pyodide.asm.mjs", RUNTIME).href, "resource").at(-1);
+  if (!entry?.transferSize) { // the runtime was cached and the snapshot not: no measure, and a slow link likely
+    why = "not cached, link not measured";
+    return null;
+  }
+  const bytesPerSecond = (entry.encodedBodySize || runtime.byteLength) / seconds;
+  const megabytesPerSecond = (bytesPerSecond / 1e6).toFixed(1);
+  if (info.packed_bytes / bytesPerSecond > SAVES_SECONDS) {
+    why = `not cached, slow link (${megabytesPerSecond} MB/s)`;
+    return null;
+  }
+  why = `fast link (${megabytesPerSecond} MB/s)`;
+  return fetchOk(SNAPSHOT);
+}
+
+function unpacked(response) {
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer().then((heap) => {
+    mark("snapshot");
+    return heap;
+  });
+}
+
+async function restore(loadPyodide, snapshot) {
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
@@ -86,15 +127,19 @@ async function fresh(loadPyodide) {
 let via = "snapshot";
 let afterFirstAnswer = null; // once, in a task of its own after the first answer is sent
 async function start() {
+  const chosen = snapshotResponse();
+  chosen.catch(() => {}); // reported below
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
   try {
-    return await restore(loadPyodide);
+    const response = await chosen;
+    if (response) return await restore(loadPyodide, unpacked(response));
   } catch (error) {
     console.warn("rollbook: the engine snapshot could not be restored; starting Pyodide afresh.", error);
-    via = "fresh";
-    return await fresh(loadPyodide);
+    why = `failed: ${error?.message ?? error}`;
   }
+  via = "fresh";
+  return await fresh(loadPyodide);
 }
 
 function failureMessage(error) {
@@ -103,7 +148,7 @@ function failureMessage(error) {
 
 const engine = start();
 engine.then(
-  () => self.postMessage({ status: "ready", via, took }),
+  () => self.postMessage({ status: "ready", via, why, took }),
   (error) => self.postMessage({ status: "failed", message: failureMessage(error) }),
 );
 

@@ -8,7 +8,8 @@
 // answered when the engine is ready, not lost.
 //
 // The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready"
-// (with `via`: "snapshot" or "fresh", how the worker started), "failed" (with a message; the next
+// (with `via`: "snapshot" or "fresh", how the worker started, and `why`: how the snapshot was
+// chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"), "failed" (with a message; the next
 // ask, or retry(), starts a fresh worker).
 //
 // Versioned: every page names the engine it was built with, <meta name="rollbook-engine"
@@ -18,16 +19,16 @@
 let worker = null;
 let nextId = 0;
 const pending = new Map();
-let status = { state: "idle", message: null, via: null };
+let status = { state: "idle", message: null, via: null, why: null };
 const watchers = new Set();
 const SITE_ROOT = new URL("../", import.meta.url);
 
-function setStatus(state, message = null, via = null) {
-  status = { state, message, via };
+function setStatus(state, message = null, via = null, why = null) {
+  status = { state, message, via, why };
   for (const watcher of watchers) watcher(status);
 }
 
-/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, via}. */
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, via, why}. */
 export function engineStatus() {
   return status;
 }
@@ -66,8 +67,8 @@ function listen(started) {
   };
 }
 
-function received({ id, response, status: started, message, via }) {
-  if (started === "ready") return setStatus("ready", null, via);
+function received({ id, response, status: started, message, via, why }) {
+  if (started === "ready") return setStatus("ready", null, via, why);
   // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
   // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
   if (started === "failed") return failAll(message);

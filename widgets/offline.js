@@ -5,6 +5,7 @@
 
 import { Workbox } from "./vendor/workbox-window/build/workbox-window.prod.mjs";
 import { showNotice } from "./notice.js";
+import { watchEngine } from "./engine.js";
 
 const SITE_ROOT = new URL("../", import.meta.url);
 
@@ -23,8 +24,19 @@ export function registerOffline() {
       },
     });
   });
-  // After the page has loaded: installing precaches megabytes, reading comes first.
+  // After the page has loaded and, if the engine is starting, once it has started: installing
+  // precaches megabytes (the engine's snapshot among them), and reading and the first roll come
+  // first. On a slow link they would otherwise share it with the precache.
   const register = () => workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
-  if (document.readyState === "complete") register();
-  else addEventListener("load", register, { once: true });
+  const afterTheEngine = () => {
+    let registered = false;
+    const stop = watchEngine(({ state }) => {
+      if (registered || state === "starting") return;
+      registered = true;
+      queueMicrotask(() => stop()); // (watchEngine calls back before it returns the stop)
+      register();
+    });
+  };
+  if (document.readyState === "complete") afterTheEngine();
+  else addEventListener("load", afterTheEngine, { once: true });
 }
