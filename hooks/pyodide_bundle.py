@@ -78,11 +78,14 @@ SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can 
 DIGEST_CHARS = 16  # of the folder's sha256, naming it: plenty to never collide
 FOLDER_NAME = re.compile(r"[0-9a-f]{%d}" % DIGEST_CHARS)
 META = '<meta name="rollbook-engine" content="{folder}">'
-# Pages showing a widget that asks the engine (a custom element <rollbook-…>, but the table-mode
-# toggle in every header, the kept-data panel and the roll log) start it from their head.
+# Tool pages (a custom element <rollbook-…> that asks the engine) start it from their head. Not the
+# rules pages, whose only such elements are the dice in the text (<rollbook-roll>): there the
+# engine starts once the page is idle, since starting it at once competes with the reading for
+# the CPU (Lighthouse's total blocking time on opencore/combat/: 75-110 ms without, 210-266 ms
+# with, medians of 3). Nor the table-mode toggle in every header, the kept-data panel or the log.
 EARLY_START = '<script async src="{root}widgets/start.js"></script>'
 HEAD_OPENING = re.compile(r"<head(\s[^>]*)?>\s*(<meta charset=[^>]*>)?", re.IGNORECASE)
-WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|log)[\s>])[a-z-]+[\s>]")
+WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|log|roll)[\s>])[a-z-]+[\s>]")
 
 _prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 
@@ -147,8 +150,8 @@ def site_folder(folder: Path) -> str:
 
 
 def add_engine_meta(html: str, folder: str, root: str) -> str:
-    """The page naming its engine folder first thing in its head and, if it shows a widget that
-    asks the engine, starting it from there (widgets/start.js, fetched before the stylesheets;
+    """The page naming its engine folder first thing in its head and, if it is a tool page (a
+    widget that asks the engine, not only dice in the text), starting it from there (widgets/start.js, fetched before the stylesheets;
     ``root`` is the site's root from the page)."""
     opening = HEAD_OPENING.search(html)
     if opening is None:

@@ -12,8 +12,10 @@
 // made at build time (hooks/pyodide_snapshot.mjs). Restoring it skips Python's start-up and the
 // engine's imports. A snapshot holds the WebAssembly heap only, so the engine's files are put
 // back from the wheel (after the first answer: see restore()), and Python's random module is
-// reseeded: otherwise every restored tab would share one random state. If anything in that fails (no snapshot, another Pyodide build, a
-// damaged file), the worker starts Pyodide the normal way and loads the wheel.
+// reseeded: otherwise every restored tab would share one random state. If anything in that fails
+// (no snapshot, another Pyodide build, a damaged file), or the snapshot is not cached and the link
+// is too slow to bring it in time (see snapshotResponse()), the worker starts Pyodide the normal
+// way and loads the wheel.
 // It says once how its start went ({status: "ready", via: "snapshot" | "fresh", why, took: {step:
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 

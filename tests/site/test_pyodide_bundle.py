@@ -187,12 +187,13 @@ def test_any_engine_change_ships_a_new_folder_at_a_new_url(tmp_path: Path, monke
     assert bundle() == original  # reproducible: the browser's cached copy is valid again
 
 
-def test_only_pages_with_a_widget_that_asks_the_engine_start_it_from_their_head(site: BuiltSite) -> None:
+def test_only_tool_pages_start_the_engine_from_their_head(site: BuiltSite) -> None:
     start = '<script async src="'
     for page, starts in (("index.html", False),  # the table-mode toggle in every header asks nothing
                          ("tools/offline/index.html", False),  # nor does the kept-data panel
                          ("tools/roller/index.html", True),
-                         ("opencore/combat/index.html", True)):  # inline rolls in the rules text
+                         ("opencore/combat/index.html", False),  # only dice in the text: at idle
+                         ("tools/combat/index.html", True)):
         html = (site.directory / page).read_text(encoding="utf-8")
         assert ("widgets/start.js" in html) is starts, page
         if starts:  # first in the head (after the charset and the policy): fetched before the stylesheets
