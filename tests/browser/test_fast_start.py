@@ -172,18 +172,28 @@ class Switchable:
     """Serves one directory under the site's path, then another, at the same URL; counts the
     files it sent in full (200), by name."""
 
-    def __init__(self, directory: Path, delays: dict[str, float] | None = None) -> None:
+    def __init__(self, directory: Path, delays: dict[str, float] | None = None,
+                 trickle: dict[str, int] | None = None) -> None:
         self.directory = directory
         self.sent: dict[str, int] = {}
         self.delays = delays or {}  # seconds before a file is sent, by name: a slow link
+        self.trickle = trickle or {}  # bytes per second a file is sent at, by name: a slow link
         self.server = QuietServer(("127.0.0.1", 0), self._handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
 
     def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
-        sent, delays = self.sent, self.delays
+        sent, delays, trickle = self.sent, self.delays, self.trickle
 
         class Counting(SiteHandler):
+            def copyfile(self, source: Any, outputfile: Any) -> None:
+                rate = trickle.get(self.path.split("?")[0].rsplit("/", 1)[-1])
+                if rate is None:
+                    return super().copyfile(source, outputfile)
+                while chunk := source.read(16 * 1024):
+                    outputfile.write(chunk)
+                    time.sleep(len(chunk) / rate)
+
             def send_response(self, code: int, message: str | None = None) -> None:
                 if code == 200:
                     name = self.path.split("?")[0].rsplit("/", 1)[-1]
@@ -318,3 +328,36 @@ def test_the_service_worker_installs_once_the_engine_has_started(browser: Any, b
         assert page.evaluate(ENGINE_STATUS)["state"] == "ready"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("link", ["slow", "fast", "full speed"])
+def test_with_the_runtime_cached_the_link_is_measured_on_the_snapshot(browser: Any, served_site: Any, link: str) -> None:
+    """A private window's memory cache keeps the runtime but not the 7 MB snapshot, so the worker
+    cannot measure the link on the runtime: it measures it on the snapshot's first bytes. Sent at
+    0.2 MB/s (35 s for all of it), the download is dropped for a normal start; at 20 MB/s (0.35 s)
+    the snapshot is restored from what came while measuring and the rest; at full speed it has all
+    come while measuring."""
+    rate = {"slow": 200_000, "fast": 20_000_000}.get(link)
+    site = Switchable(served_site.directory, trickle={"engine.snapshot.gz": rate} if rate else None)
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(site.url)
+        folder = page.evaluate("() => document.querySelector('meta[name=rollbook-engine]').content")
+        page.evaluate("async (url) => { await (await fetch(url)).arrayBuffer(); }", site.url + folder + "pyodide.asm.mjs")
+        seeded = {"command": "roll", "args": {"expression": "4d6kh3", "seed": 11}}
+        result = page.evaluate(ASK, seeded)
+        assert result["answer"]["ok"] and result["answer"]["result"]["seed"] == 11
+        if link == "slow":
+            assert result["via"] == "fresh", result
+            assert result["why"].startswith("not cached, slow link (") and result["why"].endswith("measured on the snapshot)"), result
+        elif link == "fast":
+            assert result["via"] == "snapshot", result
+            assert result["why"].startswith("fast link (") and result["why"].endswith("measured on the snapshot)"), result
+        else:
+            assert result["via"] == "snapshot", result
+            assert result["why"] in ("not cached, downloaded whole while measured",) or (
+                result["why"].startswith("fast link (") and result["why"].endswith("measured on the snapshot)")), result
+    finally:
+        context.close()
+        site.close()
