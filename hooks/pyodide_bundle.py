@@ -151,8 +151,8 @@ def site_folder(folder: Path) -> str:
 
 def add_engine_meta(html: str, folder: str, root: str) -> str:
     """The page naming its engine folder first thing in its head and, if it is a tool page (a
-    widget that asks the engine, not only dice in the text), starting it from there (widgets/start.js, fetched before the stylesheets;
-    ``root`` is the site's root from the page)."""
+    widget that asks the engine, not only dice in the text), starting it from there
+    (widgets/start.js, fetched before the stylesheets; ``root`` is the site's root from the page)."""
     opening = HEAD_OPENING.search(html)
     if opening is None:
         raise BundleError("a page without <head>: cannot name its engine")

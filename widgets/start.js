@@ -1,10 +1,10 @@
 // Starts the engine's worker as early as a page can. The build puts this file in the <head> of
 // every tool page (a widget that asks the engine; rules pages with dice in the text start it when
 // idle: hooks/pyodide_bundle.py), right after the meta naming the engine folder, as a classic
-// async script: it runs as soon as it has arrived,
-// before Material's bundle and the widgets' module graph (an async *module* script first waits
-// for its imports, which the page's own scripts delay by about 100 ms). The worker takes no time
-// from the page's own thread: reading never waits for it.
+// async script: it runs as soon as it has arrived, before Material's bundle and the widgets'
+// module graph (an async *module* script first waits for its imports, which the page's own
+// scripts delay by about 100 ms). The worker takes no time from the page's own thread: reading
+// never waits for it.
 //
 // The page still has one worker: this script hands it over to widgets/engine.js, which adopts it
 // when evaluated, with the messages it sent in the meantime (a dedicated worker's messages are
