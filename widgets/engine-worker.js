@@ -146,11 +146,11 @@ async function restore(loadPyodide, snapshot) {
   pyodide.runPython(AFTER_RESTORE);
   const callJson = pyodide.pyimport("rollbook.api").call_json;
   mark("engine");
-  // The engine's files go back after the first answer, not before it: the snapshot holds every
-  // engine module imported and every table and ruling loaded, so answering reads no file (the
-  // Pyodide harness, tests/pyodide/run.mjs, answers the whole corpus from a restored snapshot
-  // with no engine file on disk). They are put back for what may read them later (a traceback's
-  // source lines).
+  // The engine's files go back once it has answered and then been idle a while, not before: the
+  // snapshot holds every engine module imported and every table and ruling loaded, so answering
+  // reads no file (the Pyodide harness, tests/pyodide/run.mjs, answers the whole corpus from a
+  // restored snapshot with no engine file on disk). They are put back for what may read them
+  // later (a traceback's source lines), where unpacking them (30-40 ms) delays no roll.
   afterFirstAnswer = () => wheel.then(
     (bytes) => pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) }),
     (error) => console.warn("rollbook: the engine's files could not be put back after the snapshot", error),
@@ -170,7 +170,9 @@ async function fresh(loadPyodide) {
 }
 
 let via = "snapshot";
-let afterFirstAnswer = null; // once, in a task of its own after the first answer is sent
+let afterFirstAnswer = null; // once, when the engine has been idle a while after answering
+let filesBack = null;
+const FILES_BACK_WHEN_IDLE_MS = 2000;
 async function start() {
   const chosen = snapshotResponse();
   chosen.catch(() => {}); // reported below
@@ -213,8 +215,11 @@ self.onmessage = async (event) => {
     response = { api: 1, ok: false, command: null, error: { kind: "load", message: failureMessage(error) } };
   }
   self.postMessage({ id, response });
-  if (afterFirstAnswer) {
-    setTimeout(afterFirstAnswer);
-    afterFirstAnswer = null;
+  if (afterFirstAnswer) { // once the engine has been idle a while: never in front of a tap's roll
+    clearTimeout(filesBack);
+    filesBack = setTimeout(() => {
+      afterFirstAnswer();
+      afterFirstAnswer = null;
+    }, FILES_BACK_WHEN_IDLE_MS);
   }
 };
