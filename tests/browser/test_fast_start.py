@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, PHONE
 from conftest import CHROMIUM, CHROMIUM_FLAGS, PREFIX, QuietServer, SiteHandler
+from test_widgets import roll, total
 from sitebuild import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -223,9 +224,8 @@ def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any
     try:
         page = context.new_page()
         page.goto(site.url + "tools/roller/")
-        page.get_by_label("Dice expression").fill("3d6")
-        page.get_by_label("Dice expression").press("Enter")
-        expect(page.locator(".rollbook-total__value")).to_have_text(re.compile(r"^\d+$"), timeout=ENGINE_TIMEOUT_MS)
+        roll(page, "3d6")
+        assert re.fullmatch(r"\d+", total(page))
         assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
         cached = page.evaluate("""async () => {
           const urls = [];
@@ -297,9 +297,8 @@ def test_a_first_visit_over_a_slow_link_starts_afresh_without_the_snapshot(brows
     try:
         page = context.new_page()
         page.goto(site.url + "tools/roller/")
-        page.get_by_label("Dice expression").fill("3d6")
-        page.get_by_label("Dice expression").press("Enter")
-        expect(page.locator(".rollbook-total__value")).to_have_text(re.compile(r"^\d+$"), timeout=ENGINE_TIMEOUT_MS)
+        roll(page, "3d6")
+        assert re.fullmatch(r"\d+", total(page))
         status = page.evaluate(ENGINE_STATUS)
         assert status["via"] == "fresh" and status["why"].startswith("not cached, slow link ("), status
         assert "engine.snapshot.gz" not in site.sent, site.sent
