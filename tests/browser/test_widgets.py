@@ -190,9 +190,13 @@ def test_inline_rolls_go_to_the_one_log_across_instant_navigation_with_one_worke
     result = page.locator("rollbook-roll output").first
     expect(result).to_contain_text(re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
 
-    for next_page in ("opencore/damage-and-criticals/", "opencore/weapons-and-armor/"):  # the footer's "Next"
+    for next_page, heading in (("opencore/damage-and-criticals/", "Damage and criticals"),
+                               ("opencore/weapons-and-armor/", "Weapons and armor")):  # the footer's "Next"
         page.locator("a.md-footer__link--next").click()
-        page.wait_for_url(re.compile(f"/{next_page}(#.*)?$"))  # navigation.tracking adds the heading in view
+        expect(page).to_have_url(re.compile(f"/{next_page}(#.*)?$"))  # navigation.tracking adds the heading in view
+        # Instant navigation changes the URL before it swaps the content in, and until then the
+        # footer's "Next" is the old page's: wait for the new heading before the next click.
+        expect(page.locator("article.md-content__inner h1")).to_have_text(re.compile(f"^{heading}"))
     page.get_by_role("button", name="Roll 3d10 (Rifle damage)").click()
     expect(page.locator("rollbook-roll", has_text="3d10").first.locator("output")).to_contain_text(
         re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
