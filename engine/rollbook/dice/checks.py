@@ -12,7 +12,7 @@ from rollbook.dice import faces as F
 from rollbook.dice import limits
 from rollbook.dice.errors import DiceError
 from rollbook.dice.functions import FUNCTIONS, INF, power_bounds
-from rollbook.dice.tree import Chain, Dice, Expression, Function, Group, Keep, Negate, Node, Number, Parens
+from rollbook.dice.tree import Chain, Dice, Expression, Function, Group, Keep, Negate, Node, Number, Parens, Value
 
 Bounds = tuple[float, float]
 MAX_EXPONENT = 1_000  # 2^1000 has 302 digits: any larger power is a typo, and slow to print
@@ -186,14 +186,30 @@ def _group_bounds(node: Group, counter: _DiceCounter) -> Bounds:
 
 
 def pool_terms(node: Group) -> list[Dice | Number]:
-    """The terms of ``{4d6+3d8+2}k4``, whose dice are pooled: only dice and numbers added together."""
+    """The terms of ``{4d6+3d8+2}k4`` or ``{3d20+5}>21``, whose dice are pooled: dice added
+    together, and numbers added or taken away (a number taken away comes back negated)."""
     item = node.items[0]
-    terms: list[Node] = [item.first, *(o for _, o in item.rest)] if isinstance(item, Chain) else [item]
-    if isinstance(item, Chain) and any(op != "+" for op, _ in item.rest) or \
-            not all(isinstance(t, (Dice, Number)) for t in terms):
-        raise DiceError("keep or drop in a group of one expression picks among its dice, so the dice must be "
-                        "added together", column=node.column or None, hint="e.g. {4d6+3d8}k4")
+    terms: list[Node] = [item.first] if isinstance(item, Chain) else [item]
+    for op, operand in item.rest if isinstance(item, Chain) else ():
+        if op == "-" and isinstance(operand, Number):
+            operand = Number(-operand.value, operand.column, operand.label)
+        elif op != "+":
+            terms = []  # refused below
+            break
+        terms.append(operand)
+    if not terms or not all(isinstance(t, (Dice, Number)) for t in terms):
+        what = "counting successes" if node.success is not None else "keep or drop"
+        raise DiceError(f"{what} in a group of one expression acts on its dice, so the expression may only add "
+                        "dice together and add or take away numbers", column=node.column or None,
+                        hint="e.g. {4d6+3d8}k4 or {3d20+5}>21; to act on whole totals, separate them with commas: "
+                             "{2d6*2, 1d12}k1")
     return terms  # type: ignore[return-value]  # checked just above
+
+
+def pool_offset(node: Group) -> Value:
+    """``{3d20+5}>21``: the numbers of a pooled group, added to each die before it is counted as
+    a success or failure (Roll20's reading); with keep or drop alone they are added once."""
+    return sum((t.value for t in pool_terms(node) if isinstance(t, Number)), 0)
 
 
 def _pool_bounds(node: Group, counter: _DiceCounter) -> Bounds:
@@ -287,11 +303,15 @@ def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
             more = f" and the {extra} {'die' if extra == 1 else 'dice'} they can add" if extra else ""
             raise DiceError(f"{cmax} dice{more} cannot all show different faces: there are {len(distinct)}",
                             column=d.column_of("unique") or None, hint="roll fewer dice, or reroll duplicates once: uo")
+    separate = bool(d.explode and d.explode.kind in ("!", "!p"))  # extra dice of their own
     if d.match and d.match.total:
+        if separate:  # as many dice as explode, but a set per face at most
+            shown = set(values) | ({v - 1 for v in values} if d.explode and d.explode.kind == "!p" else set())
+            cond = d.match.condition
+            return 0, sum(1 for v in shown if cond is None or cond.holds(v))
         return 0, cmax // d.match.size
     lo: float = vlo
     hi: float = vhi
-    separate = bool(d.explode and d.explode.kind in ("!", "!p"))  # extra dice of their own
     if d.explode:
         hi = INF
         if vlo - (1 if d.explode.kind.endswith("p") else 0) < 0:

@@ -11,6 +11,7 @@ neglected probability is below 1e-12, and that mass is reported as ``residual``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,7 +20,7 @@ from typing import Any, Callable
 
 from rollbook.dice import faces as F
 from rollbook.dice import limits
-from rollbook.dice.checks import _DiceCounter, bounds, kept_range, pool_terms
+from rollbook.dice.checks import _DiceCounter, bounds, kept_range, pool_offset, pool_terms
 from rollbook.dice.errors import DiceLimitError
 from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.tree import Chain, Condition, Dice, Expression, Function, Group, Keep, Match, Negate, Node, Number, Parens, Value
@@ -540,6 +541,33 @@ def unique_exploding_subsets(values: list[int], hot: list[bool], n: int, keeps: 
     return mixture(parts)
 
 
+def pool_match_count(pool: Pool, match: Match) -> Weights:
+    """``mt`` over a pool of dice of several kinds (an exploding term's stopping and exploding
+    rolls): match_count's pass over the faces, placing each kind's dice in turn."""
+    pool = [(w, n) for w, n in pool if n]
+    if len(pool) <= 1:
+        return match_count(*pool[0], match) if pool else constant(0)
+    values = sorted(set().union(*(w.weights for w, _ in pool)))
+    binom = math.comb
+    full = tuple(n for _, n in pool)
+    states: dict[tuple[tuple[int, ...], int], int] = {((0,) * len(pool), 0): 1}
+    for v in values:
+        counts = match.condition is None or match.condition.holds(v)
+        new: dict[tuple[tuple[int, ...], int], int] = {}
+        for (placed, sets), x in states.items():
+            # each kind's ways to put k of its dice still unplaced on v: C(left, k) w^k
+            choices = [[(k, binom(n - p, k) * w.weights.get(v, 0) ** k) for k in range(n - p + 1)]
+                       if v in w.weights else [(0, 1)] for (w, n), p in zip(pool, placed)]
+            _meter.charge(math.prod(len(c) for c in choices) * 4)
+            for combo in itertools.product(*choices):
+                here = sum(k for k, _ in combo)
+                key = (tuple(p + k for p, (k, _) in zip(placed, combo)), sets + (1 if counts and here >= match.size else 0))
+                new[key] = new.get(key, 0) + x * math.prod(ways for _, ways in combo)
+        states = new
+    out = {sets: x for (placed, sets), x in states.items() if placed == full}
+    return Weights(out, math.prod(w.denominator**n for w, n in pool))
+
+
 def match_count(die: Weights, n: int, match: Match) -> Weights:
     """``mt``: how many faces (meeting the condition) at least ``match.size`` of ``n`` dice show.
     A pass over the faces as in keep_ranks: ``state[j]`` maps the sets found so far to the ways
@@ -734,11 +762,15 @@ def negative_binomial(n: int, p: Fraction, tol: Fraction) -> tuple[list[tuple[in
     return out, left
 
 
-def exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[int], int], tol: Fraction) -> Weights:
-    """Keep/drop after '!' or '!p' (``5d10!k2``): the pool is every die rolled, the extra ones
-    included. Its order does not matter, so it is ``n`` rolls that stopped a chain and ``x``
-    rolls that exploded, where ``x`` follows a negative binomial law; a penetrating die's extra
-    rolls count one less, so for ``!p`` the first rolls and the extra ones are kinds of their own."""
+Pool = list[tuple[Weights, int]]  # kinds of dice: each one's law, and how many of it are rolled
+
+
+def exploding_pool(d: Dice, sides: int | str, n: int, tol: Fraction, measure: Callable[[Pool], Weights]) -> Weights:
+    """Keep/drop or matches after '!' or '!p' (``5d10!k2``, ``6d6!mt``): the pool is every die
+    rolled, the extra ones included, and ``measure`` gives the law of what is made of a pool. Its
+    order does not matter, so it is ``n`` rolls that stopped a chain and ``x`` rolls that
+    exploded, where ``x`` follows a negative binomial law; a penetrating die's extra rolls count
+    one less, so for ``!p`` the first rolls and the extra ones are kinds of their own."""
     faces = F.faces_of(sides)
     raw = F.roll_weights(d, faces)
     roll = Weights(raw, sum(raw.values()))  # type: ignore[arg-type]
@@ -752,8 +784,7 @@ def exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[int], int
     if not penetrate:
         laws, _ = negative_binomial(n, p, tol)
         for x, px in laws:
-            lo, hi = kept_range(d.keep, n + x)
-            parts.append((px, pool_ranks([(stop, n), (go, x)], lo, hi, score)))
+            parts.append((px, measure([(stop, n), (go, x)])))
     else:  # first rolls: g of n explode; extra rolls (one less): g stop, and x more explode
         _meter.charge((n + 1) * n * 20)  # n + 1 laws of exact fractions with about n digits each
         later_go, later_stop = _shift(go, -1), _shift(stop, -1)
@@ -761,9 +792,7 @@ def exploding_pool(d: Dice, sides: int | str, n: int, score: Callable[[int], int
             pg = math.comb(n, g) * p**g * (1 - p) ** (n - g)
             laws, _ = negative_binomial(g, p, tol / (n + 1))
             for x, px in laws:
-                lo, hi = kept_range(d.keep, n + g + x)
-                pool = [(stop, n - g), (go, g), (later_stop, g), (later_go, x)]
-                parts.append((pg * px, pool_ranks(pool, lo, hi, score)))
+                parts.append((pg * px, measure([(stop, n - g), (go, g), (later_stop, g), (later_go, x)])))
     return mixture(parts)
 
 
@@ -847,15 +876,24 @@ class _Builder:
 
     def term(self, d: Dice, sides: int | str, n: int) -> Weights:
         score = scorer(d.success, d.failure)
+        separate = d.explode is not None and d.explode.kind in ("!", "!p")
         if d.match is not None and d.match.total:
+            if separate:  # 6d6!mt: the extra dice are dice of the pool
+                match = d.match
+                return exploding_pool(d, sides, n, self.tol, lambda pool: pool_match_count(pool, match))
             return match_count(die_value(d, sides, self.tol), n, d.match)
         if d.unique and d.explode:
             return unique_exploding_pool(d, sides, n, score, self.tol)
         if d.unique:
             return unique_pool(d, sides, n, score)
-        separate = d.explode is not None and d.explode.kind in ("!", "!p")
         if separate and d.keep:
-            return exploding_pool(d, sides, n, score, self.tol)  # type: ignore[arg-type]
+            keeps = d.keep
+
+            def kept(pool: Pool) -> Weights:
+                lo, hi = kept_range(keeps, sum(count for _, count in pool))
+                return pool_ranks(pool, lo, hi, score)  # type: ignore[arg-type]
+
+            return exploding_pool(d, sides, n, self.tol, kept)
         if separate and d.success is not None:
             return repeat_sum(success_count(d, sides, score, self.tol), n)
         value = die_value(d, sides, self.tol)
@@ -881,7 +919,7 @@ class _Builder:
         numbers = constant(0)
         for term in pool_terms(g):
             if isinstance(term, Number):
-                numbers = add(numbers, constant(term.value if g.success is None else 0))
+                numbers = add(numbers, constant(term.value))
                 continue
             if not (isinstance(term.count, Number) and (isinstance(term.sides, (Number, str)))) or \
                     (term.explode is not None and term.explode.kind in ("!", "!p")):
@@ -890,6 +928,9 @@ class _Builder:
             sides = term.sides if isinstance(term.sides, str) else int(term.sides.value)
             kinds.append((die_value(term, sides, self.tol), int(term.count.value)))
         lo, hi = kept_range(g.keep, sum(n for _, n in kinds))
+        if g.success is not None:  # {3d20+5}>21: the numbers are added to each die before it is counted
+            offset = pool_offset(g)
+            return pool_ranks(kinds, lo, hi, lambda v: score(v + offset))  # type: ignore[arg-type, return-value]
         return add(pool_ranks(kinds, lo, hi, score), numbers)  # type: ignore[arg-type]
 
 

@@ -122,7 +122,6 @@ def validate(d: Dice, sides: int | str) -> None:
                         column=d.column_of("unique") or None, hint="e.g. 4d6!u")
     if d.match and d.match.total:
         clash = [name for name, present in (("keep or drop", d.keep), ("a success count", d.success is not None),
-                                            ("'!' or '!p'", d.explode and d.explode.kind in ("!", "!p")),
                                             ("'u'", d.unique)) if present]
         if clash:
             raise DiceError(f"'mt' counts the sets among the dice as rolled, so it cannot be combined with {clash[0]}",

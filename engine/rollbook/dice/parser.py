@@ -9,6 +9,7 @@ The grammar is documented, in EBNF, in docs/dice-notation.md.
 from __future__ import annotations
 
 import dataclasses
+import re
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -174,10 +175,14 @@ class _Parser:
     def expression(self) -> Expression:
         if not self.text.strip():
             raise DiceSyntaxError("the expression is empty", column=1, hint=EXAMPLE)
+        if self.peek() == "/" and (command := re.match(r"/r(oll)?\b\s*", self.text[self.pos:])):
+            rest = self.text[self.pos + command.end():].strip() or "1d20+5"
+            raise self.error("Roll20's /roll is not part of the expression", hint=f"leave it out: {rest}")
         root = self.sum()
         label = None
-        if self.peek() == "#" or self.text.startswith("//", self.pos):
-            start = self.pos + (1 if self.text[self.pos] == "#" else 2)
+        # '# Climb', '// Climb', or Roll20's '\ Climb': the rest labels the roll
+        if self.peek() in ("#", "\\") or self.text.startswith("//", self.pos):
+            start = self.pos + (2 if self.text.startswith("//", self.pos) else 1)
             label = self.text[start:].strip() or None
             self.pos = len(self.text)
         if self.peek() != "":
@@ -185,6 +190,8 @@ class _Parser:
             hint = "join the parts with + - * /" if (ch.isalnum() or ch in ("(", "{")) else None
             if ch == ")":
                 raise self.error("this ')' closes no '('")
+            if ch.isalpha() and self.text[self.pos - 1].isspace():  # Roll20's '1d20+5 Roll for Initiative'
+                hint = f"to label the roll, put # before the words: {self.text[:self.pos].rstrip()} # {self.text[self.pos:]}"
             raise self.error(f"unexpected {_describe(ch)}", hint=hint)
         return Expression(root, label)
 
@@ -259,6 +266,8 @@ class _Parser:
             count: Node = Number(self.decimal(), col)
         elif ch == "(":
             count = self.parens()
+        elif self.text.startswith("[[", self.pos):
+            count = self.parens("[[", "]]")  # Roll20's inline roll, [[1d20+5]]: parentheses here
         elif ch in ("d", "D") and reads_as_dice(self.letters()):
             return self.dice(Number(1, col), col)
         elif ch.isascii() and ch.isalpha():
@@ -301,14 +310,15 @@ class _Parser:
                              hint=f"e.g. {example}")
         return Function(name, tuple(args), col)
 
-    def parens(self) -> Node:
+    def parens(self, opening: str = "(", closing: str = ")") -> Node:
         col = self.column()
         self.enter(col)
-        self.pos += 1
+        self.pos += len(opening)
         inner = self.sum()
-        if self.peek() != ")":
-            raise self.error(f"expected ')' to close the '(' at column {col}, found {_describe(self.peek())}")
-        self.pos += 1
+        self.peek()
+        if not self.text.startswith(closing, self.pos):
+            raise self.error(f"expected '{closing}' to close the '{opening}' at column {col}, found {_describe(self.peek())}")
+        self.pos += len(closing)
         self.depth -= 1
         return Parens(inner, col)
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from rollbook.dice import faces as F
-from rollbook.dice.checks import kept_range, pool_terms
+from rollbook.dice.checks import kept_range, pool_offset
 from rollbook.dice import limits
 from rollbook.dice.functions import FUNCTIONS, divide, modulo, power, tidy, tidy_sum
 from rollbook.dice.limits import Budget
@@ -176,9 +176,10 @@ def roll_dice(d: Dice, rng: random.Random, budget: Budget) -> DiceResult:
     return DiceResult(d, sides, total, dice=dice, computed=computed)
 
 
-def score_dice(dice: list[Die], keep: tuple[Keep, ...], success: Condition | None, failure: Condition | None) -> int:
+def score_dice(dice: list[Die], keep: tuple[Keep, ...], success: Condition | None, failure: Condition | None,
+               offset: Value = 0) -> int:
     """Keep or drop among the dice, then their total: the kept values added, or the successes
-    counted (less the failures)."""
+    counted (less the failures), each die compared with ``offset`` added (``{3d20+5}>21``)."""
     for die, k in zip(dice, keep_flags([die.value for die in dice], keep)):
         die.kept = k
     if success is None:
@@ -186,8 +187,8 @@ def score_dice(dice: list[Die], keep: tuple[Keep, ...], success: Condition | Non
     total = 0
     for die in dice:
         if die.kept:
-            die.success = success.holds(die.value)
-            die.failure = not die.success and failure is not None and failure.holds(die.value)
+            die.success = success.holds(die.value + offset)
+            die.failure = not die.success and failure is not None and failure.holds(die.value + offset)
             total += die.success - die.failure
     return total
 
@@ -397,15 +398,19 @@ def roll_group(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
 
 
 def _roll_pool(g: Group, rng: random.Random, budget: Budget) -> GroupResult:
-    """``{4d6+3d8}k4``: the dice of every term in one pool, kept, dropped or counted together."""
-    terms = [evaluate(t, rng, budget) for t in pool_terms(g)]
+    """``{4d6+3d8}k4``, ``{3d20+5}>21``: the dice of every term in one pool, kept, dropped or counted together."""
+    offset = pool_offset(g)  # (checks the terms)
+    written = g.items[0]
+    nodes, ops = ([written.first, *(o for _, o in written.rest)], tuple(op for op, _ in written.rest)) \
+        if isinstance(written, Chain) else ([written], ())
+    terms = [evaluate(t, rng, budget) for t in nodes]
     rolled = [t for t in terms if isinstance(t, DiceResult)]
     dice = [die for t in rolled for die in t.dice]
-    counted = score_dice(dice, g.keep, g.success, g.failure)
+    counted = score_dice(dice, g.keep, g.success, g.failure, offset)
     for t in rolled:
         t.total = sum(die.value for die in t.dice if die.kept) if g.success is None else 0
-    total = counted if g.success is not None else sum(t.total for t in terms)
-    item: ResultNode = terms[0] if len(terms) == 1 else ValueResult("chain", total, tuple(terms), ("+",) * (len(terms) - 1))
+    total = counted if g.success is not None else tidy(tidy_sum([t.total for t in rolled]) + offset)
+    item: ResultNode = terms[0] if len(terms) == 1 else ValueResult("chain", total, tuple(terms), ops)
     return GroupResult(g, [item], [True], [None], total, [False])
 
 

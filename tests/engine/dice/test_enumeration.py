@@ -94,6 +94,10 @@ def assert_agrees(expression: str) -> None:
     # Roll20's matches, and unique dice that explode
     "3d4m", "4d3mt", "4d3mt3", "4d4mt>2", "3d3mt<3", "3d4r1mt", "2d4!!mt", "3d4mi2mt", "3d4kh2m", "4d4m3",
     "2d4!u", "2d3!ukh1", "2d4!uo", "2d4!u=4", "1d4!>=3u", "2d4!u>2", "2d4!u>=3",
+    # a pooled group's numbers: added to each die before counting (Roll20's {3d20+5}>21), else once
+    "{2d4+1}>3", "{1d4+1d3-1}>=3f<2", "{2d4+1}kh1>4", "{2d4-1.5}k1", "{1d4+2+1d3}<4",
+    # matches among exploded dice (Roll20: "if the exploding dice cause a match, the match will display")
+    "3d4!mt", "2d4!pmt", "2d3!>=2mt>1", "3d4!mt3", "2d4!p>=3mt<4", "2d4!m",
 ])
 def test_each_notation_agrees_with_brute_force(expression):
     assert_agrees(expression)

@@ -44,6 +44,10 @@ from rollbook.dice.tree import (Chain, Condition, Dice, Explode, Expression, Fun
         ("-2^2", "-2 ^ 2"), ("floor(7/2)d6", "floor(7 / 2)d6"), ("2d6[fire] + 1d4[ cold ]", "2d6[fire] + 1d4[cold]"),
         ("5[bonus]+1d6", "5[bonus] + 1d6"), ("{1d6, 1d8}kh1[best]", "{1d6, 1d8}kh1[best]"),
         ("1d20+5 // Climb", "1d20 + 5 # Climb"), ("1d20 /* a */ + /* b */ 5", "1d20 + 5"),
+        # Roll20's inline roll brackets are parentheses; its '\' starts the roll's description
+        ("[[1d20+5]]", "(1d20 + 5)"), ("3d6 + [[ 1d4 ]]", "3d6 + (1d4)"),
+        ("1d20+5 \\ Roll for Initiative", "1d20 + 5 # Roll for Initiative"),
+        ("{3d20+5}>21", "{3d20 + 5}>21"), ("{2d6-1}>=3f<2", "{2d6 - 1}>=3f<2"), ("6d6!mt", "6d6mt!"),
     ],
 )
 def test_canonical_form(text, expected):
@@ -92,7 +96,11 @@ def test_precedence():
         ("6d6!u", 5, "6 dice and the 1 die they can add cannot all show different faces"),
         ("4d6kh3mt", 7, "'mt' counts the sets among the dice as rolled, so it cannot be combined with keep"),
         ("4d6>3mt", 6, "cannot be combined with a success count"),
-        ("4d6!mt", 5, "cannot be combined with '!' or '!p'"),
+        ("4d6!mt", 0, None),  # matches among the exploded dice too, as on Roll20
+        ("[[1d20+5", 9, "expected ']]' to close the '[[' at column 1"),
+        ("1d20+5 Roll for Initiative", 8, "to label the roll, put # before the words: 1d20+5 # Roll for Initiative"),
+        ("/roll 2d6+1", 1, "Roll20's /roll is not part of the expression (leave it out: 2d6+1)"),
+        ("4d6mtkh3", 4, "cannot be combined with keep or drop"),
         ("4d6m1", 4, "a set of matching dice has at least 2 dice, not 1"),
         ("4d6mm", 5, "a second match modifier"),
         ("5d3u", 4, "5 dice cannot all show different faces"),
@@ -114,7 +122,9 @@ def test_precedence():
         ("(2d6)[fire]", 6, "a [label] follows dice, a group or a number"),
         ("4dF.3", 4, "a Fate die is dF, dF.2 (the same) or dF.1"),
         ("{1d6, 1d8}f<2", 11, "a group takes keep/drop"),
-        ("{4d6-3d8}k4", 1, "the dice must be added together"),
+        ("{4d6-3d8}k4", 1, "keep or drop in a group of one expression acts on its dice, so the expression may only "
+                           "add dice together"),
+        ("{3d6*2}>3", 1, "counting successes in a group of one expression acts on its dice"),
         ("{4d6kh3+3d8}k4", 2, "kept, dropped or counted by the group"),
         ("1/(1d6-1)", 2, "the divisor can be zero"),
         ("5/0", 2, "the divisor is zero"),

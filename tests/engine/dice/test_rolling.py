@@ -38,6 +38,14 @@ class Pinned(random.Random):
         ("2d6!!", [6, 6, 2, 3], "2d6!! ((6 + 6 + 2), 3) = 17"),
         ("1d6!p", [6, 6, 4], "1d6!p (6!, 5!, 3) = 14"),  # each added die counts one less
         ("1d6!!p", [6, 6, 4], "1d6!!p (6 + 5 + 3) = 14"),  # compounded into one die
+        # Roll20: "{3d20+5}>21 - Roll 3 d20's, for each roll add 5 and then count a success for each
+        # result of 21 or more" (Rollbook's > is strictly greater: that is {3d20+5}>=21)
+        ("{3d20+5}>=21", [16, 15, 20], "{3d20 (**16**, 15, **20**) + 5}>=21 = 2"),
+        ("{3d6+1}<3", [1, 2, 3], "{3d6 (**1**, 2, 3) + 1}<3 = 1"),  # "for each dice roll add on 1, then compare"
+        ("{2d6-1}>=3f<2", [2, 4], "{2d6 (_2_, **4**) - 1}>=3f<2 = 0"),
+        ("{2d6+3}kh1", [2, 4], "{2d6 (~~2~~, 4) + 3}kh1 = 7"),  # keep alone: the number is added once
+        # Roll20: "If the exploding dice cause a match, the match will display in the results as well"
+        ("3d6!mt", [6, 2, 6, 3, 4], "3d6mt! (6!≡, 2, 6!≡, 3, 4) = 1"),
         ("2d6!p>=5", [5, 5, 1, 3], "2d6!p>=5 (5!, 4!, 0, 3) = 12"),  # a 5 penetrates as 4: the natural face counts
         ("10d10>=8", [8, 7, 10, 1, 2, 3, 4, 5, 6, 9], "10d10>=8 (**8**, 7, **10**, 1, 2, 3, 4, 5, 6, **9**) = 3"),
         ("3d10>=8!", [10, 9, 3, 8], "3d10>=8! (**10!**, **9**, 3, **8**) = 3"),  # the added die counts too
