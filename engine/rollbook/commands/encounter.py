@@ -22,6 +22,12 @@ Who = Annotated[str, Arg("a combatant's id, e.g. a1")]
 
 
 def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
+    try:  # every step's encounter must load again: a file no later step could read is never written
+        shape.check(enc)
+    except RollbookError as error:
+        raise RollbookError(f"this step would leave an encounter that cannot be read back ({error}), so nothing "
+                            "was changed; this is a bug in Rollbook", hint="please report it with the encounter file") \
+            from error
     status = opencore.status if enc["rules"] == "opencore" else cyno.status
     return {"encounter": enc, "events": events, "status": [status(enc, c) for c in enc["combatants"]],
             "text": "\n".join(e["text"] for e in events) or "nothing happened"}

@@ -202,14 +202,23 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         raise RollbookError(f"{a['name']} cannot strike itself")
     if down(t):
         raise RollbookError(f"{t['name']} is down")
-    if aim < 0 or a["actions_left"] < 1 + aim:
+    if aim < 0:
+        raise RollbookError(f"aiming actions cannot be negative ({aim})", hint="--aim 1 or more, or leave it out")
+    if a["actions_left"] < 1 + aim:
         raise RollbookError(f"{a['name']} has {a['actions_left']} action(s) left; this strike needs {1 + aim}")
     if unaware and defense != "none":
         raise RollbookError(cyno.UNAWARE, hint="declare --defense none, or leave out --unaware")
-    skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
-    if defense != "none" and not skilled and t["actions_left"] < 1:
-        raise RollbookError(f"{t['name']} has no action left to {defense.replace('-', ' ')}")
+    ranged = ranged or rocket  # "shot like any other projectile weapons": no hand-to-hand blow to dodge or parry
     opts = options(enc)
+    skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
+    if defense != "none" and any(e["kind"] == "surprised" and e["misses_turn"] for e in t["effects"]):
+        raise RollbookError(f"{t['name']} misses this whole turn (surprised), so cannot {defense.replace('-', ' ')} "
+                            "(ruling cyno-surprise-first-turn)", hint="declare --defense none")
+    # a skilled parry costs no action, unless it fails under the ruling's other option: then it needs one to lose
+    costs = not skilled or opts.failed_skilled_parry == "action"
+    if defense != "none" and costs and t["actions_left"] < 1:
+        raise RollbookError(f"{t['name']} has no action left to {defense.replace('-', ' ')}"
+                            + (" (a failed skilled parry costs one, ruling cyno-parry-with-skill)" if skilled else ""))
     if aim and a["weaponry_skill"] is None:
         raise RollbookError(f"an aimed hit's location is rolled against the weaponry skill, and {a['name']} has none",
                             hint="strike without --aim")
@@ -294,11 +303,14 @@ def _damaged(enc: Encounter, t: Combatant, amount: int, weapon_level: str, stati
     rating = cyno.damage_to(amount, cyno.parse_level(weapon_level), cyno.parse_level(t["level"]), static=static,
                             critical=critical)
     was_down = down(t)
-    t["dp"] -= rating.damage
+    before = t["dp"]
+    # 0 DP is down, and there is nothing below it to keep: a hit from levels above (2 MDP on a DP
+    # soldier is 2,000,000 DP) would otherwise leave a number no encounter file holds
+    t["dp"] = max(before - rating.damage, min(before, 0))
     unit = t["level"] + "DP"
     events = [turns.event(enc, "damage", f"{t['name']} takes {rating.damage} {unit} ({rating.reason}"
                                          f"{', critical: double' if critical else ''}): {t['dp']} {unit} left",
-                          t["id"], dp=-rating.damage, by=by)]
+                          t["id"], dp=t["dp"] - before, by=by)]
     if down(t) and not was_down:
         events.append(turns.event(enc, "state", f"{t['name']} is down (0 damage points)", t["id"], state="down"))
     return events

@@ -175,6 +175,13 @@ TOP_FIELDS = ("encounter", "rules", "initiative", "rulings", "round", "turn", "o
 def checked(value: Any) -> Encounter:
     """A deep copy of ``value`` after checking it is a version-1 encounter; a RollbookError naming
     the path of the first problem otherwise."""
+    check(value)
+    return copy.deepcopy(value)  # type: ignore[no-any-return]
+
+
+def check(value: Any) -> None:
+    """That ``value`` is a version-1 encounter; a RollbookError naming the path of the first
+    problem otherwise."""
     if not isinstance(value, dict):
         raise fail("encounter", "must be a JSON object", "start one with 'rollbook encounter start'")
     if value.get("encounter") != VERSION:
@@ -207,7 +214,6 @@ def checked(value: Any) -> Encounter:
     if not isinstance(log, list) or len(log) > LOG_KEPT or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
                                                                   for e in log):
         raise fail("encounter.log", f"must be a list of at most {LOG_KEPT} entries, each with its text")
-    return copy.deepcopy(value)
 
 
 def _top_fields(rules: RuleSet) -> dict[str, Field]:

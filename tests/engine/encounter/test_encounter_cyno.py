@@ -32,8 +32,10 @@ def test_surprise_misses_the_whole_turn_or_loses_initiative():
     assert "Surprised, miss the whole turn" in call("surprise", encounter=enc, who="g1", roll=1)["text"]
     missed = step(step(enc, "surprise", who="g1", roll=1), "next", roll={"p1": 1, "g1": 2}, seed=1)
     assert missed["order"] == ["p1"]
-    assert "Sid has no action left to dodge" in refused("strike", encounter=missed, attacker="p1", target="g1",
-                                                         defense="dodge")
+    # ruling cyno-surprise-first-turn: "has no actions in it, so cannot dodge or parry", with skill or not
+    for defense in ("dodge", "parry"):
+        assert f"Sid misses this whole turn (surprised), so cannot {defense}" in refused(
+            "strike", encounter=missed, attacker="p1", target="g1", defense=defense, percentile=10)
     late = step(step(enc, "surprise", who="p1", roll=3), "next", roll={"p1": 2, "g1": 1}, seed=1)
     assert late["order"] == ["g1", "p1"]  # "Surprised, loose initiative"
     late = end_round(late)
@@ -105,6 +107,44 @@ def test_damage_two_levels_below_does_nothing_and_static_damage_stays():
     assert who(answer["encounter"], "g2")["dp"] == 5 and "no damage" in answer["text"]
     static = call("damage", encounter=enc, target="p1", amount=5, level="h", static=True)
     assert who(static["encounter"], "p1")["dp"] == 25  # 5 ShDP against a DP target: 5 DP
+
+
+def test_a_hit_from_levels_above_takes_a_combatant_to_zero_and_the_fight_goes_on():
+    # "the tank is in trouble": 2 MDP on a DP target is 2,000,000 DP; below 0 there is nothing to keep
+    enc = step(cyno_fight(), "add", name="Mech", side="gang", weapon="1d6", level="M",
+               score={"reflex": 10, "coordination": 10, "stress": 10, "actions": 1, "dp": 5})
+    answer = call("damage", encounter=enc, target="p1", amount=2, level="M")
+    assert who(answer["encounter"], "p1")["dp"] == 0 and answer["events"][0]["dp"] == -30
+    assert "takes 2000000 DP" in answer["text"] and "0 DP left" in answer["text"]
+    assert call("next", encounter=answer["encounter"], seed=1)["encounter"]["round"] == 1
+
+
+def test_a_skilled_parry_that_may_cost_an_action_needs_one_left():
+    # ruling cyno-parry-with-skill, option "action": a failed skilled parry costs an action
+    enc = call("start", rules="cyno", failed_skilled_parry="action")["encounter"]
+    enc = step(enc, "add", name="Kristine", side="players", weapon="2d6",
+               score={"reflex": 16, "coordination": 14, "stress": 10, "actions": 2, "dp": 30, "weaponry_skill": 75})
+    enc = step(enc, "add", name="Sid", side="gang", weapon="1d6",
+               score={"reflex": 8, "coordination": 10, "stress": 14, "actions": 1, "dp": 20, "hand_to_hand_skill": 40})
+    enc = turn_of(enc, "g1", p1=1, g1=2)
+    enc = step(enc, "strike", attacker="g1", target="p1", roll=3)  # Sid spends his only action
+    enc = step(enc, "next", seed=1)
+    assert "Sid has no action left to parry (a failed skilled parry costs one" in refused(
+        "strike", encounter=enc, attacker="p1", target="g1", defense="parry", roll=14, percentile=70)
+    assert who(step(enc, "strike", attacker="p1", target="g1", roll=14, damage_roll=2), "g1")["actions_left"] == 0
+
+
+def test_a_rocket_is_a_shot_so_it_cannot_be_dodged_or_parried():
+    # "Rockets are unguided projectiles. They are shot like any other projectile weapons."
+    enc = turn_of(cyno_fight(), "p1", p1=2, g1=1)
+    dodged = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, rocket=True, defense="dodge",
+                  defense_roll=20, damage_roll=4)
+    assert "dodge is not allowed" in dodged["text"] and who(dodged["encounter"], "g1")["dp"] == 16
+    parried = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, rocket=True, defense="parry",
+                   percentile=10, damage_roll=4)
+    assert "parry is not allowed" in parried["text"] and who(parried["encounter"], "g1")["dp"] == 16
+    assert "aiming actions cannot be negative (-1)" in refused("strike", encounter=enc, attacker="p1", target="g1",
+                                                               aim=-1)
 
 
 def test_at_zero_damage_points_a_combatant_is_down_and_takes_no_turns():
