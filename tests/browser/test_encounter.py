@@ -222,7 +222,7 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     expect(card).to_contain_text("Kristine")
     card.get_by_label("Target's defense").select_option("dodge")
     card.locator(".rollbook-encounter__attack").click()
-    expect(widget.locator(".rollbook-problem")).to_contain_text("Sid has no action left to dodge")  # surprised
+    expect(widget.locator(".rollbook-problem")).to_contain_text("Sid misses this whole turn (surprised), so cannot dodge")
     card.get_by_label("Target's defense").select_option("none")
     card.get_by_text("Strike options").click()  # the strike charts' lines, from the engine's tables
     card.get_by_label("+1: Striking at a large target", exact=False).check()

@@ -397,7 +397,7 @@ def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, p
     if critical is not None:
         out["critical_hit"] = _critical_json(critical, attack_roll)
         out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n+{critical.extra_damage} damage to HP: "
-                       f"{result.hp} HP: {result.state}" + (", bleeding 1 HP a round" if result.bleeding else ""))
+                       f"{result.hp} HP: {result.state}" + losing(result.bleeding, result.effects.hp_per_round))
     return out
 
 
@@ -592,6 +592,17 @@ def damage(
     return out
 
 
+def losing(bleeding: bool, bloodloss: int) -> str:
+    """What a wound takes each round: its bloodloss (x2 is -2) and, below 0 HP, the bleeding of
+    the dying; the two add up (ruling opencore-bleeding-adds)."""
+    causes = [f"bloodloss {-bloodloss}"] * bool(bloodloss) + [f"bleeding below 0 HP {-opencore.bloodloss_per_round()}"] * bleeding
+    total = -bloodloss - opencore.bloodloss_per_round() * bleeding
+    if not total:
+        return ""
+    return f", losing {total} HP a round" + (f" ({' + '.join(causes)})" if len(causes) > 1 else
+                                             " (bloodloss)" if bloodloss else " (bleeding below 0 HP)")
+
+
 def _damage_json(result: opencore.Damage) -> Result:
     """The fields of a damage answer (``opencore damage``, and an attack's ``wound``)."""
     steps = ["substance flaw, straight to HP:"] if result.substance_flaw else []
@@ -603,7 +614,7 @@ def _damage_json(result: opencore.Damage) -> Result:
             "to_toughness": result.to_toughness, "to_hp": result.to_hp, "armor": result.armor,
             "toughness": result.toughness, "hp": result.hp, "state": result.state, "bleeding": result.bleeding,
             "critical": result.critical, "substance_flaw": result.substance_flaw,
-            "text": f"{result.damage} damage: {' '.join(steps)}" + (", bleeding 1 HP a round" if result.bleeding else "")}
+            "text": f"{result.damage} damage: {' '.join(steps)}" + losing(result.bleeding, 0)}
 
 
 @command("opencore move")

@@ -98,6 +98,11 @@ def bleeding_per_round(enc: Encounter, c: Combatant) -> int:
     return sum(loss for _, loss in bleeding(enc, c))
 
 
+def wielded(c: Combatant) -> str:
+    """The weapon in hand: Hand to Hand once the weapon is dropped (a fumble), until picked up."""
+    return HAND_TO_HAND if turns.has(c, "dropped-weapon") else c["weapon"]
+
+
 def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     """What the page shows for a combatant: derived, never stored."""
     health = state(enc, c)
@@ -105,7 +110,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     defense = (opencore.stun_defense_penalty() if stunned(c) else 0) + sum(
         e["defense_penalty"] for e in c["effects"] if e["kind"] == "stumble")
     return {"id": c["id"], "state": health, "bleeding": bleeding_per_round(enc, c),
-            "can_attack": not out and not stunned(c) and not turns.has(c, "dropped-weapon"),
+            "can_attack": not out and not stunned(c),  # a dropped weapon leaves Hand to Hand
             "can_defend": not out, "defense_modifier": defense,
             "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
             "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
@@ -148,6 +153,12 @@ def wounded(enc: Encounter, target: Combatant, wound: dict[str, Any], by: str | 
     if wound["to_armor"] and target["armor"] == 0 and target["armor_name"] is not None:
         events.append(turns.event(enc, "armor", f"{target['name']}'s {target['armor_name']} is useless", target["id"]))
     events += critical_effects(enc, target, wound["effects"])
+    # the wound's own text counts what it does; earlier bloodloss adds to it (ruling opencore-bleeding-adds)
+    causes = bleeding(enc, target)
+    this_wound = -wound["effects"]["hp_per_round"] - opencore.bloodloss_per_round() * bool(wound["bleeding"])
+    if causes and -bleeding_per_round(enc, target) != this_wound:
+        events.append(turns.event(enc, "bleeding", f"{target['name']} now loses {-bleeding_per_round(enc, target)} HP a "
+                                                   f"round ({' + '.join(why for why, _ in causes)})", target["id"]))
     return events + hp_changed(enc, target, before)
 
 
@@ -186,7 +197,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
             else roll_total("1d20", rng)
         armor = opencore.armor(c["armor_name"])["initiative_penalty"] if c["armor_name"] else 0
         members[c["id"]] = opencore.individual_initiative(
-            roll, c["dex"], speed_factor=opencore.weapon(c["weapon"])["speed"], armor_penalty=armor,
+            roll, c["dex"], speed_factor=opencore.weapon(wielded(c))["speed"], armor_penalty=armor,
             bide=turns.has(c, "bide"), options=options(enc))
     order = opencore.party_order(members, lambda: roll_total("1d20", rng))
     events = []
@@ -195,7 +206,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
         i = m.initiative
         c["initiative"] = i.total
         c["effects"] = [e for e in c["effects"] if e["kind"] != "bide"]
-        parts = [f"{i.roll} (1d20)", f"{i.dex_modifier:+d} (DEX)", f"{i.speed_factor:+d} ({c['weapon']})"]
+        parts = [f"{i.roll} (1d20)", f"{i.dex_modifier:+d} (DEX)", f"{i.speed_factor:+d} ({wielded(c)})"]
         parts += [f"{i.armor_penalty:+d} ({c['armor_name']})"] * bool(c["armor_name"]) + [f"{i.bide_bonus:+d} (bide)"] * bool(i.bide_bonus)
         ties = f", tie broken with {', '.join(map(str, m.tie_rolls))}" if m.tie_rolls else ""
         events.append(turns.event(enc, "initiative", f"{c['name']}: initiative {' '.join(parts)} = {i.total}{ties}",
@@ -295,7 +306,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
     if p.power is None and p.attack_skill is not None:
         raise RollbookError("--attack-skill replaces the combatant's skill for a touch Power's Hand-to-Hand attack",
                             hint="add --power touch, or leave out --attack-skill")
-    if turns.has(a, "dropped-weapon") and p.power is None:
+    if turns.has(a, "dropped-weapon") and p.power is None and weapon != HAND_TO_HAND:  # fists need no weapon
         raise RollbookError(f"{a['name']} dropped the weapon",
                             hint=f"pick it up ('encounter end-effect --who {a['id']} --kind dropped-weapon') or attack with --weapon 'Hand to Hand'")
     if state(enc, t) == "dead":

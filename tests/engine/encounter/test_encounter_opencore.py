@@ -250,3 +250,25 @@ def test_shielding_stops_damage_before_armor_and_a_substance_flaw_goes_straight_
     wound = flawed["events"][0]["detail"]["wound"]
     assert wound["to_toughness"] == 0 and wound["to_hp"] == wound["damage"] and wound["critical"] is True
     assert who(flawed["encounter"], "o1")["toughness"] == 5
+
+
+def test_a_dropped_weapon_leaves_fists():
+    # "Attacker drops weapon": until it is picked up, Hand to Hand (and its speed) is what is left
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    enc["combatants"][0]["effects"].append({"kind": "dropped-weapon", "rounds": None, "dealt": 1, "ends": "by-hand"})
+    assert "dropped the weapon" in refused("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50,
+                                           defense_roll=50)
+    assert status(enc, "p1")["can_attack"] is True
+    fists = call("attack", encounter=enc, attacker="p1", target="o1", weapon="Hand to Hand", attack_roll=50,
+                 defense_roll=10, seed=1)
+    assert fists["events"][0]["detail"]["damage_expression"] == "1d6+2"  # Hand to Hand: 1d6+STR (modifier)
+
+
+def test_a_wound_below_0_hp_says_what_earlier_bloodloss_adds():
+    # ruling opencore-bleeding-adds: an earlier critical's bloodloss x2 and the bleeding of the dying add up
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    enc["combatants"][1]["effects"].append({"kind": "bloodloss", "rounds": None, "dealt": 1, "ends": "stabilized",
+                                            "hp_per_round": -2})
+    answer = call("damage", encounter=enc, target="o1", amount=28, critical_roll=1, critical_type="impact")
+    assert "Orc now loses 3 HP a round (bloodloss -2 + bleeding below 0 HP -1)" in answer["text"]
+    assert status(answer["encounter"], "o1")["bleeding"] == -3

@@ -314,3 +314,12 @@ def test_movement_actions_cover_ten_feet_each_and_the_question_must_be_one():
     assert "not both" in refused("opencore move", feet=30, actions=3)
     assert "how far" in refused("opencore move")
     assert "between" in refused("opencore move", feet=-5)
+
+
+def test_the_wound_says_everything_it_takes_each_round():
+    # "Bloodloss: -1 HP loss per round", "bloodlossx2"; below 0 HP the dying bleed as well, and the
+    # two add up (ruling opencore-bleeding-adds): 2 + 1 = 3 HP a round
+    out = call("opencore attack", **{**SWORD_HIT, "attack_roll": 90, "defense_roll": 4, "strength": 80}, hp=30,
+               con=40, critical_roll=85, seed=3)
+    assert out["wound"]["hp"] < 0 and out["wound"]["effects"]["hp_per_round"] == -2
+    assert out["text"].endswith("losing 3 HP a round (bloodloss 2 + bleeding below 0 HP 1)")
