@@ -102,6 +102,25 @@ def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduc
         other.close()
 
 
+def test_dice_rolled_at_the_table_and_a_better_weapon_go_into_the_attack(phone, base_url: str) -> None:
+    # "It is possible for a weapon to be better than the average weapon of its class": a bonus; and
+    # a thrown weapon's own damage, which the Weapons Table leaves "Per weapon"
+    page = phone.new_page()
+    page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword", strength=50,
+                              attack_roll=60, defense_roll=20, damage_roll=15, damage_bonus=2))
+    widget = page.locator("rollbook-opencore-attack")
+    expect(widget.locator(".rollbook-total__value")).to_have_text("17", timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.get_by_label("Better weapon's bonus")).to_have_value("2")
+    widget.get_by_label("Weapon", exact=True).select_option("Thrown weapons")
+    widget.get_by_label("Damage roll").fill("")
+    widget.get_by_role("button", name="Attack").click()
+    expect(page.locator("#opencore-attack-weapon-problem")).to_contain_text(
+        "Thrown weapons deal the thrown weapon's own damage", timeout=ENGINE_TIMEOUT_MS)
+    widget.get_by_label("Damage roll").fill("4")
+    widget.get_by_role("button", name="Attack").click()
+    expect(widget.locator(".rollbook-total__value")).to_have_text("6")  # 4 + the better weapon's 2
+
+
 def test_a_sword_without_strength_is_the_engines_message_next_to_str(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))

@@ -42,6 +42,7 @@ class OpenCoreAttack extends RollbookTool {
     const power = (v) => v.power ?? "";
     const scored = (v) => power(v) === "physical" || power(v) === "mental";
     const mental = (v) => power(v) === "mental";
+    const armed = (v) => !power(v) && Boolean(v.weapon);
     return [
       { name: "power", label: "Attack with", kind: "choice", wide: true, options: ATTACKS_WITH },
       { name: "attack_skill", label: power(this.values ?? {}) === "touch" ? "Hand-to-Hand skill" : "Attack skill", kind: "int",
@@ -56,6 +57,8 @@ class OpenCoreAttack extends RollbookTool {
         options: [{ value: "", label: "None (no damage roll)" }, ...this.weapons.map((w) => ({ value: w.weapon, label: w.weapon }))] },
       { name: "mode", label: "Mode", kind: "choice", hidden: (v) => Boolean(power(v)) || this.#modes(v).length === 0,
         options: this.#modes(this.values ?? {}).map((m) => ({ value: m.mode, label: m.mode })) },
+      { name: "damage_bonus", label: "Better weapon's bonus", kind: "int", initial: "0", help: "to its damage; the GM's number",
+        hidden: (v) => !armed(v) },
       { name: "strength", label: "Attacker's STR", kind: "int", blame: ["adds str"], help: "for +STR weapons and touch Powers",
         initial: strength === undefined ? "" : String(strength), hidden: scored },
       { name: "defending", label: "Defender took the Defense action (skill doubled)", kind: "bool", hidden: mental },
@@ -77,6 +80,12 @@ class OpenCoreAttack extends RollbookTool {
       { name: "attack_roll", label: "Attack d100", kind: "int", help: "blank: rolled here", section: DICE, hidden: mental },
       { name: "defense_roll", label: "Defense d100", kind: "int", help: "blank: rolled here", section: DICE, hidden: mental },
       { name: "critical_roll", label: "Critical d100", kind: "int", help: "blank: rolled when due", section: DICE },
+      { name: "damage_roll", label: "Damage roll", kind: "int", section: DICE, hidden: (v) => !armed(v), blame: ["cannot come to"],
+        help: "the dice's total; blank: rolled here (a thrown weapon: its own damage)" },
+      { name: "attacker_fumble_roll", label: "Attacker's Fumble Chart d100", kind: "int", help: "blank: rolled when due",
+        section: DICE, hidden: mental },
+      { name: "defender_fumble_roll", label: "Defender's Fumble Chart d100", kind: "int", help: "blank: rolled when due",
+        section: DICE, hidden: mental },
     ];
   }
 
@@ -100,7 +109,9 @@ class OpenCoreAttack extends RollbookTool {
       fortitude: weapon || values.power === "touch" ? int("fortitude") : undefined,
       hp: int("hp"), con: int("con"), armor: int("armor"), toughness: int("toughness"), power_protection: int("power_protection"),
       substance_flaw: flag("substance_flaw"), critical_type: text("critical_type"), critical_bonus: int("critical_bonus"),
-      attack_roll: int("attack_roll"), defense_roll: int("defense_roll"), critical_roll: int("critical_roll"), seed,
+      attack_roll: int("attack_roll"), defense_roll: int("defense_roll"), critical_roll: int("critical_roll"),
+      damage_roll: int("damage_roll"), damage_bonus: int("damage_bonus"),
+      attacker_fumble_roll: int("attacker_fumble_roll"), defender_fumble_roll: int("defender_fumble_roll"), seed,
     }) };
   }
 

@@ -172,6 +172,10 @@ def attack(
     power_protection: oc_commands.PowerProtection = 0,
     substance_flaw: oc_commands.SubstanceFlaw = False,
     critical_bonus: oc_commands.CriticalBonus = 0,
+    attacker_fumble_roll: oc_commands.AttackerFumbleRoll = None,
+    defender_fumble_roll: oc_commands.DefenderFumbleRoll = None,
+    damage_roll: oc_commands.DamageRoll = None,
+    damage_bonus: oc_commands.DamageBonus = 0,
     rng: random.Random,
 ) -> Result:
     """OpenCore: attack on the attacker's turn (or with a fumble's extra attack); the wound and its effects are applied."""
@@ -182,7 +186,9 @@ def attack(
                              critical_bonus=critical_bonus)
     return _answer(*opencore.attack(enc, attacker, target, rng, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
                                     attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
-                                    critical_type=critical_type, weapon=weapon, mode=mode, powers=powers))
+                                    critical_type=critical_type, weapon=weapon, mode=mode, powers=powers,
+                                    dice=oc_commands.AttackDice(attacker_fumble_roll, defender_fumble_roll, damage_roll,
+                                                                damage_bonus)))
 
 
 @command("encounter action", writes="encounter")

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command
+from rollbook.dice import parse as dice_parse
+from rollbook.dice.checks import check as dice_bounds
 from rollbook.errors import RollbookError
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
 
@@ -166,6 +168,24 @@ def fumble(
     return {**result, "text": f"Fumble ({side}, {result['roll']}): {result['effect']}"}
 
 
+@dataclasses.dataclass(frozen=True)
+class AttackDice:
+    """The rolls after the opposed roll that a player may make with real dice (``opencore attack``'s
+    arguments of the same names; the encounter passes them on)."""
+
+    attacker_fumble_roll: int | None = None
+    defender_fumble_roll: int | None = None
+    damage_roll: int | None = None
+    damage_bonus: int = 0
+
+
+AttackerFumbleRoll = Annotated[int | None, Arg("the attacker's Fumble Chart 1d100, if the attack roll fumbles (rolled when left out)")]
+DefenderFumbleRoll = Annotated[int | None, Arg("the defender's Fumble Chart 1d100, if the defense roll fumbles (rolled when left out)")]
+DamageRoll = Annotated[int | None, Arg("the weapon's damage as its dice showed (Thrown weapons: the thrown weapon's own "
+                                      "damage); rolled when left out")]
+DamageBonus = Annotated[int, Arg("a better weapon's bonus to its damage (a number the GM gives)")]
+
+
 @command("opencore attack")
 def attack(
     *,
@@ -199,6 +219,10 @@ def attack(
     critical_roll: Annotated[int | None, Arg("the 1d100 critical roll (rolled when a critical is called for)")] = None,
     critical_bonus: CriticalBonus = 0,
     death_at: DeathAt = "negative-con",
+    attacker_fumble_roll: AttackerFumbleRoll = None,
+    defender_fumble_roll: DefenderFumbleRoll = None,
+    damage_roll: DamageRoll = None,
+    damage_bonus: DamageBonus = 0,
     rng: random.Random,
 ) -> Result:
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
@@ -229,18 +253,32 @@ def attack(
         raise RollbookError("'opencore attack' needs 'defense_skill'", hint="the defender's defense skill, e.g. --defense-skill 30")
     expression = self_injury_expression = None
     damage_weapon = opencore.HAND_TO_HAND if power == "touch" else weapon
-    if damage_weapon is not None:
+    for name, value in (("--attacker-fumble-roll", attacker_fumble_roll), ("--defender-fumble-roll", defender_fumble_roll)):
+        if value is not None:
+            check_range(f"the Fumble Chart roll ({name})", value, 1, 100)
+    if damage_weapon is not None and opencore.rolls_own_damage(damage_weapon):
+        if damage_roll is None:
+            raise RollbookError(f"{damage_weapon} deal the thrown weapon's own damage, which the Weapons Table does not give",
+                                hint="roll it (say 1d6) and give its total as the damage roll (--damage-roll N)")
+        if damage_roll < 0:
+            raise RollbookError(f"the damage roll cannot be negative ({damage_roll})")
+    elif damage_weapon is not None:
         expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
                                                 options=options)
         # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
         self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
                                                             options=options)
+        if damage_roll is not None:
+            _check_damage_roll(damage_roll, expression)
     elif mode is not None or strength is not None or fortitude:
         raise RollbookError("--mode, --strength and --fortitude are for the weapon's damage",
                             hint="add --weapon, e.g. --weapon Sword")
+    if damage_weapon is None and (damage_roll is not None or damage_bonus):
+        raise RollbookError("--damage-roll and --damage-bonus are for a weapon's damage",
+                            hint="add --weapon, e.g. --weapon Sword; a Power's damage is --power-damage")
     table = _chain_table(hp=hp, con=con, armor=armor, toughness=toughness, power_protection=power_protection,
                          substance_flaw=substance_flaw, critical_type=critical_type, critical_roll=critical_roll,
-                         critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None)
+                         critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None or damage_roll is not None)
 
     if power == "mental":
         out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
@@ -249,15 +287,23 @@ def attack(
             _d100(attack_roll, "the attack roll", rng),
             None if unconscious else _d100(defense_roll, "the defense roll", rng), skill=skill,
             defense_skill=defense_skill or 0, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
-            defending=defending, stunned=stunned, self_injury_expression=self_injury_expression, rng=rng)
+            defending=defending, stunned=stunned, self_injury_expression=self_injury_expression,
+            fumble_rolls={"attacker": attacker_fumble_roll, "defender": defender_fumble_roll},
+            self_injury_roll=damage_roll if expression is None else None, rng=rng)
     out.update(power=power, combat_skill=skill, damage=None, damage_expression=expression, critical_table=table,
                wound=None)
-    if out["hit"] and (expression is not None or power_damage is not None):
-        rolled = _weapon_damage(expression, rng) if expression is not None else 0
+    if out["hit"] and (expression is not None or power_damage is not None or damage_roll is not None):
+        if damage_roll is not None:  # a die the player rolled, or a thrown weapon's own damage
+            rolled = opencore.hit_damage(damage_roll + damage_bonus)
+        else:
+            rolled = _weapon_damage(expression, rng, damage_bonus) if expression is not None else 0
         total = rolled if power_damage is None else opencore.touch_power_damage(power_damage, rolled)
         out["damage"] = total * multiplier
-        shown = " + ".join(part for part in (expression and f"{expression} ({rolled})",
-                                             power_damage is not None and f"{power_damage} (Power)") if part)
+        dice = expression or "the thrown weapon"
+        shown = " + ".join(part for part in (
+            damage_weapon is not None and f"{dice} ({rolled - damage_bonus if damage_bonus else rolled})",
+            damage_bonus and f"{damage_bonus} (better weapon)",
+            power_damage is not None and f"{power_damage} (Power)") if part)
         lines.append(f"Damage {shown}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
     if out["hit"] and hp is not None and con is not None and table is not None:  # _chain_table checked them
         out["wound"] = apply_wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
@@ -342,6 +388,7 @@ def _mental_attack(power_score: int, resistance: int) -> tuple[Result, list[str]
 
 def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, defense_skill: int, attack_bonus: int,
                     defense_bonus: int, defending: bool, stunned: bool, self_injury_expression: str | None,
+                    fumble_rolls: dict[str, int | None], self_injury_roll: int | None,
                     rng: random.Random) -> tuple[Result, list[str], int]:
     """1d100 + combat skill vs 1d100 + defense skill (none when the defender is unconscious: no
     ``defense_roll``), with the fumbles; returns the damage multiplier a defender's fumble puts on the hit."""
@@ -354,9 +401,9 @@ def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, d
         )
     fumbles = {}
     if result.attacker_fumbled:
-        fumbles["attacker"] = _fumble_json("attacker", roll_total("1d100", rng))
+        fumbles["attacker"] = _fumble_json("attacker", _d100(fumble_rolls["attacker"], "the Fumble Chart roll", rng))
     if result.defender_fumbled:
-        fumbles["defender"] = _fumble_json("defender", roll_total("1d100", rng))
+        fumbles["defender"] = _fumble_json("defender", _d100(fumble_rolls["defender"], "the Fumble Chart roll", rng))
     against = ("an unconscious defender" if result.defense_roll is None
                else f"defense {result.defense_roll} -> {result.defense_total}")
     lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs {against}: "
@@ -369,9 +416,11 @@ def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, d
         "hit": result.hit, "reason": result.reason, "fumbles": fumbles, "self_damage": None,
     }
     self_injury = fumbles.get("attacker", {}).get("self_damage_multiplier", 0)
-    if self_injury and self_injury_expression is not None:
-        out["self_damage"] = _weapon_damage(self_injury_expression, rng) * self_injury
-        lines.append(f"The attacker injures self: {self_injury_expression}"
+    if self_injury and (self_injury_expression is not None or self_injury_roll is not None):
+        own = _weapon_damage(self_injury_expression, rng) if self_injury_expression is not None \
+            else opencore.hit_damage(self_injury_roll or 0)  # a thrown weapon's own damage, as given
+        out["self_damage"] = own * self_injury
+        lines.append(f"The attacker injures self: {self_injury_expression or own}"
                      f"{f' x{self_injury}' if self_injury > 1 else ''} = {out['self_damage']} damage")
     return out, lines, fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
 
@@ -401,10 +450,19 @@ def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, p
     return out
 
 
-def _weapon_damage(expression: str, rng: random.Random) -> int:
-    """Roll damage; at least 1 unless Fortitude left no dice (ruling opencore-damage-minimum)."""
-    total = roll_total(expression, rng)
+def _weapon_damage(expression: str, rng: random.Random, bonus: int = 0) -> int:
+    """Roll damage (and a better weapon's bonus); at least 1 unless Fortitude left no dice (ruling
+    opencore-damage-minimum)."""
+    total = roll_total(expression, rng) + bonus
     return opencore.hit_damage(total) if "d" in expression else max(0, total)
+
+
+def _check_damage_roll(value: int, expression: str) -> None:
+    """A damage roll given for ``expression`` must be one its dice can show."""
+    low, high = (int(bound) for bound in dice_bounds(dice_parse(expression)))
+    if not low <= value <= high:
+        raise RollbookError(f"{expression} cannot come to {value}: its dice give {low} to {high}",
+                            hint="give the total the dice showed, before any bonus")
 
 
 @command("opencore weapon")

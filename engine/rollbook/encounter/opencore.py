@@ -289,10 +289,11 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
 def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,
            defense_bonus: int = 0, attack_roll: int | None = None, defense_roll: int | None = None,
            critical_roll: int | None = None, critical_type: str | None = None, weapon: str | None = None,
-           mode: str | None = None, powers: Powers | None = None) -> Step:
+           mode: str | None = None, powers: Powers | None = None, dice: chain.AttackDice | None = None) -> Step:
     """One attack by ``opencore attack``'s chain, with the combatants' numbers; its wound applied.
     ``powers``: a Power attacks, or the target has Power protection or a substance flaw (the
-    numbers the GM gives, as ``opencore attack`` takes them)."""
+    numbers the GM gives, as ``opencore attack`` takes them); ``dice``: the fumble and damage rolls
+    a player made (the chain rolls the rest)."""
     p = powers or Powers()
     a, extra = _acting(enc, attacker, "an attack", against=target)
     t = turns.find(enc, target)
@@ -334,6 +335,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
         death_at=r["death_at"], rng=rng, power=p.power, power_score=p.power_score, power_damage=p.power_damage,
         resistance=p.resistance, power_protection=p.power_protection, substance_flaw=p.substance_flaw,
         critical_bonus=p.critical_bonus, attacker_stunned=False, attacker_unconscious=False,
+        **dataclasses.asdict(dice or chain.AttackDice()),
     )
     if extra:
         a["effects"] = [e for e in a["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]

@@ -413,6 +413,12 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
     return apply_fortitude(expression, fortitude)
 
 
+def rolls_own_damage(weapon_name: str) -> bool:
+    """Thrown weapons: "Per weapon": the thrown weapon's own damage, which the table does not give."""
+    row = weapon(weapon_name)
+    return "modes" not in row and not _DAMAGE.match(row["damage"])
+
+
 def hit_damage(total: int) -> int:
     """Damage from a successful hit is at least 1 (ruling opencore-damage-minimum)."""
     return max(1, total)

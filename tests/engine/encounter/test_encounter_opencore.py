@@ -272,3 +272,13 @@ def test_a_wound_below_0_hp_says_what_earlier_bloodloss_adds():
     answer = call("damage", encounter=enc, target="o1", amount=28, critical_roll=1, critical_type="impact")
     assert "Orc now loses 3 HP a round (bloodloss -2 + bleeding below 0 HP -1)" in answer["text"]
     assert status(answer["encounter"], "o1")["bleeding"] == -3
+
+
+def test_an_encounter_attack_takes_the_players_own_fumble_and_damage_dice():
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    hit = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50, defense_roll=10, damage_roll=12,
+               damage_bonus=1, seed=1)
+    assert hit["events"][0]["detail"]["damage"] == 13
+    fumbled = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=3, defense_roll=50,
+                   attacker_fumble_roll=95, seed=1)
+    assert "dropped-weapon" in [e["kind"] for e in who(fumbled["encounter"], "p1")["effects"]]

@@ -323,3 +323,22 @@ def test_the_wound_says_everything_it_takes_each_round():
                con=40, critical_roll=85, seed=3)
     assert out["wound"]["hp"] < 0 and out["wound"]["effects"]["hp_per_round"] == -2
     assert out["text"].endswith("losing 3 HP a round (bloodloss 2 + bleeding below 0 HP 1)")
+
+
+def test_real_dice_for_the_fumble_chart_and_the_damage():
+    # "a roll on the Fumble Chart is required"; a player may roll every die at the table
+    fumbled = call("opencore attack", **{**SWORD_HIT, "attack_roll": 3}, attacker_fumble_roll=95, seed=1)
+    assert fumbled["fumbles"]["attacker"]["roll"] == 95 and fumbled["fumbles"]["attacker"]["drops_weapon"]
+    given = call("opencore attack", **SWORD_HIT, damage_roll=15, seed=1)
+    assert given["damage"] == 15 and "Damage 2d10 (15): 15" in given["text"]
+    assert "2d10 cannot come to 21: its dice give 2 to 20" in refused("opencore attack", **SWORD_HIT, damage_roll=21)
+
+
+def test_a_better_weapon_adds_its_bonus_and_a_thrown_weapon_its_own_damage():
+    # "It is possible for a weapon to be better than the average weapon of its class ... simply a bonus"
+    better = call("opencore attack", **SWORD_HIT, damage_roll=15, damage_bonus=2, seed=1)
+    assert better["damage"] == 17 and "+ 2 (better weapon)" in better["text"]
+    # Thrown weapons: "Per weapon"
+    thrown = {**SWORD_HIT, "weapon": "Thrown weapons"}
+    assert "give its total as the damage roll" in refused("opencore attack", **thrown)
+    assert call("opencore attack", **thrown, damage_roll=4, seed=1)["damage"] == 4

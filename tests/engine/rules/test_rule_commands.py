@@ -168,7 +168,7 @@ def test_cyno_damage(capsys):
     (["opencore", "character", "--scores", "LCK=3"], "unknown ability 'LCK'"),
     (["opencore", "crit", "slash", "0"], "the critical roll must be between 1 and 100"),
     (["opencore", "crit", "laser", "5"], "invalid choice: 'laser'"),
-    (["opencore", "attack", "--attack-skill", "1", "--defense-skill", "1", "--weapon", "Thrown weapons"], "per weapon"),
+    (["opencore", "attack", "--attack-skill", "1", "--defense-skill", "1", "--weapon", "Thrown weapons"], "give its total as the damage roll (--damage-roll N)"),
     (["opencore", "check", "reflex", "--scores", "DEX=5"], "reflex needs STR, AGL, CON"),
     (["codex", "check", "--modifier", "1", "--dc", "10", "--rolls", "20"], "do not form one check"),
     (["codex", "check", "--modifier", "1", "--dc", "10", "--take", "15"], "invalid choice: '15'"),
