@@ -44,6 +44,10 @@ def axe_violations(page: Any, serious_only: bool = True, within: list[str] | Non
     in the whole document or only `within` these CSS selectors (e.g. a page's widgets)."""
     # Evaluated through DevTools, not added as a <script>: the site's Content Security Policy
     # (rightly) refuses inline scripts, and a test must not weaken it.
+    # Colours are measured as they are at rest: a control fading in (Material's "Back to top",
+    # shown as a scroll goes up) is half transparent for a moment, and would measure as faint.
+    page.evaluate("() => Promise.race([Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))),"
+                  " new Promise((done) => setTimeout(done, 2000))])")
     page.evaluate(AXE.read_text(encoding="utf-8") + "\n;undefined")
     result = page.evaluate("async (within) => (await axe.run(within ? {include: within.map((s) => [s])} : document, "
                            "{resultTypes: ['violations']})).violations", within)
