@@ -15,6 +15,7 @@ from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
 from rollbook.errors import RollbookError
 from rollbook.systems import RULE_SETS
+from rollbook.systems import opencore as oc_system
 
 EncounterFile = Annotated[dict[str, Any], Arg("the encounter: its JSON file on the CLI ('-': standard input)",
                                                metavar="FILE", file=True)]
@@ -96,7 +97,12 @@ def add(
             raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="add --weapon 2d6")
         new = cyno.combatant(enc, name=name, side=side, who=id, weapon_damage=weapon, weapon_level=weapon_level,
                              level=level, static=static, scores=_scores(score, cyno.SCORES))
-    return _answer(*turns.add(enc, new))
+    note = ""
+    if enc["rules"] == "opencore":  # a score at 0 says what it does (ruling opencore-zero-ability)
+        zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
+        note = "".join(f"; {code} 0: {'dead' if why == 'dead' else 'unconscious or immobile (the GM says which)'}"
+                       for code, why in zero.items())
+    return _answer(*turns.add(enc, new, note))
 
 
 def _refuse(given: Any, why: str) -> None:

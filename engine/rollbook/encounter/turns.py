@@ -57,14 +57,15 @@ def new_id(enc: Encounter, side: str) -> str:
     return f"{prefix}{n}"
 
 
-def add(enc: Encounter, combatant: Combatant) -> Step:
+def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:
+    """``combatant`` joins; ``note`` follows the line that says so (e.g. what a score at 0 means)."""
     if len(enc["combatants"]) >= MOST_COMBATANTS:
         raise RollbookError(f"an encounter holds at most {MOST_COMBATANTS} combatants")
     if any(c["id"] == combatant["id"] for c in enc["combatants"]):
         raise RollbookError(f"there is already a combatant {combatant['id']!r}", hint="give another --id, or leave it out")
     enc["combatants"].append(combatant)
     joins = " (joins the order next round)" if enc["round"] else ""
-    return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['id']}, {combatant['side']}) joins{joins}",
+    return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['id']}, {combatant['side']}) joins{joins}{note}",
                               combatant["id"])])
 
 

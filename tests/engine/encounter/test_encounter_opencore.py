@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from encounter_helpers import call, end_round, opencore_fight, refused, status, step, turn_of, who
+from encounter_helpers import ORC, call, end_round, opencore_fight, refused, status, step, turn_of, who
 
 
 def test_damage_comes_off_armor_then_toughness_then_hit_points_and_armor_wears_out():
@@ -282,3 +282,11 @@ def test_an_encounter_attack_takes_the_players_own_fumble_and_damage_dice():
     fumbled = call("attack", encounter=enc, attacker="p1", target="o1", attack_roll=3, defense_roll=50,
                    attacker_fumble_roll=95, seed=1)
     assert "dropped-weapon" in [e["kind"] for e in who(fumbled["encounter"], "p1")["effects"]]
+
+
+def test_a_score_at_0_says_what_it_does_when_the_combatant_joins():
+    # "Unlike the other ability scores, which render the character unconscious or immobile when they hit 0,
+    # having 0 Constitution is fatal." (ruling opencore-zero-ability)
+    enc = call("start", rules="opencore")["encounter"]
+    answer = call("add", encounter=enc, name="Husk", side="orcs", score={**ORC, "con": 0, "dex": 0})
+    assert answer["text"] == "Husk (o1, orcs) joins; DEX 0: unconscious or immobile (the GM says which); CON 0: dead"
