@@ -128,13 +128,15 @@ def strike(
             "reason": result.reason, "damage": dealt, "exact_location": exact, "text": text}
 
 
-def _defense_json(result: cyno.Defense) -> Result:
+def _defense_json(result: cyno.Defense, reflex_given: bool = True) -> Result:
     verdict = ("succeeds" if result.success else "fails") if result.allowed else "is not allowed"
+    # a d20 defense adds the reflex modifier: without a reflex it is counted as 10 (+0), and says so
+    unknown = "; no reflex given: counted as 10, no modifier" if not reflex_given and result.roll is not None else ""
     return {"action": result.action, "allowed": result.allowed, "success": result.success,
             "actions_spent": result.actions_spent,
             "roll": result.roll, "modifier": result.modifier, "total": result.total,
-            "percentile": result.percentile, "reason": result.reason,
-            "text": f"{result.action.capitalize()} {verdict}: {result.reason} ({result.actions_spent} action"
+            "percentile": result.percentile, "reason": result.reason + unknown,
+            "text": f"{result.action.capitalize()} {verdict}: {result.reason}{unknown} ({result.actions_spent} action"
                     f"{'' if result.actions_spent == 1 else 's'})"}
 
 
@@ -171,7 +173,7 @@ def dodge(
     result = cyno.dodge(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus, volley=volley,
                         blind_roll=percentile, ranged=ranged, unaware=unaware,
                         options=options)
-    return _defense_json(result)
+    return _defense_json(result, reflex_given=reflex is not None)
 
 
 @command("cyno parry")
@@ -210,7 +212,7 @@ def parry(
     result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
                         hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware, ranged=ranged,
                         options=options)
-    out = _defense_json(result)
+    out = _defense_json(result, reflex_given=reflex is not None)
     # "block the enemy's blow with a weapon or a limb, allowing the weapon or limb to take the damage instead"
     out["weapon_or_limb_damage"] = damage if result.success and damage is not None else None
     if out["weapon_or_limb_damage"] is not None:

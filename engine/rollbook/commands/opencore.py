@@ -62,7 +62,9 @@ def character(
     if hero.abilities["COM"] != hero.rolled["COM"]:
         lines.append(f"COM {hero.rolled['COM']} -> {hero.abilities['COM']} (CHA {hero.abilities['CHA']})")
     lines.append(" ".join(f"{code} {value}" for code, value in hero.composites.items()))
-    lines.append(f"HP {hero.hp} (1d100 - CON = {hero.hp_roll} - {hero.abilities['CON']})")
+    rolled_hp = hero.hp_roll - hero.abilities["CON"]
+    at_least = "" if rolled_hp == hero.hp else f" = {rolled_hp}, at least 1"  # ruling opencore-hp-minimum
+    lines.append(f"HP {hero.hp} (1d100 - CON = {hero.hp_roll} - {hero.abilities['CON']}{at_least})")
     lines += [f"{c.rule.name}: {c.rule.describe()} ({c.target}), chance {c.chance}" for c in checks.values()]
     return {
         "abilities": dict(hero.abilities),
@@ -311,6 +313,10 @@ def attack(
                               critical_roll=critical_roll, critical_bonus=critical_bonus,
                               attack_roll=out["attack_roll"], options=options, rng=rng)
         lines.append(out["wound"]["text"])
+    # a score at 0 says what it does (ruling opencore-zero-ability)
+    for who, code, score in (("attacker", "STR", strength), ("defender", "CON", con)):
+        if score == 0:
+            lines.append(f"The {who}'s {code} is 0: {opencore.zero_score_consequence(code)}")
     return {**out, "text": "\n".join(lines)}
 
 
@@ -446,7 +452,8 @@ def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, p
     if critical is not None:
         out["critical_hit"] = _critical_json(critical, attack_roll)
         out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n+{critical.extra_damage} damage to HP: "
-                       f"{result.hp} HP: {result.state}" + losing(result.bleeding, result.effects.hp_per_round))
+                       f"{result.hp} HP: {result.state}"
+                       + ("" if result.state == "dead" else losing(result.bleeding, result.effects.hp_per_round)))
     return out
 
 
@@ -480,9 +487,11 @@ def weapon(
     expression = opencore.damage_expression(name, mode=mode, strength=strength, fortitude=fortitude,
                                             options=opencore.Options(str_damage=str_damage))
     damage = _weapon_damage(expression, rng)
+    chosen = f" ({(mode or row['modes'][0]['mode']).strip().lower()})" if "modes" in row else ""  # the mode used, named
     return {"weapon": row["weapon"], "speed_factor": row["speed"], "critical_table": row.get("critical"),
             "damage_expression": expression, "damage": damage,
-            "text": f"{row['weapon']}: {expression} = {damage} damage"}
+            "text": f"{row['weapon']}{chosen}: {expression} = {damage} damage"
+                    + _zero_note(opencore.zero_scores({"STR": strength} if strength is not None else {}))}
 
 
 @command("opencore initiative")

@@ -148,7 +148,8 @@ def hold(enc: Encounter, who: str, after: str, rng: random.Random, *, roll: int 
     if any(e["kind"] == "holding" and e["after"] == who for e in other["effects"]):
         pairs, winner = roll_off(roll, other_roll, "1d20", rng,
                                  lambda a, b: cyno.hold_back_winner(a, c["stress"], b, other["stress"]))
-        shown = ", then ".join(f"{a} vs {b}" for a, b in pairs)
+        mine, theirs = cyno.stress_modifier(c["stress"]), cyno.stress_modifier(other["stress"])
+        shown = ", then ".join(f"{a}{mine:+d} vs {b}{theirs:+d}" for a, b in pairs)  # 1d20 + stress bonus
         if winner == "second":
             events = [turns.event(enc, "hold", f"Both hold back: {c['name']} {shown} {other['name']}: "
                                                f"{other['name']} waits longer, {c['name']} must move now", who)]

@@ -428,6 +428,14 @@ def parse_level(text: str) -> int:
                     "a +N name counts the unnamed levels above a named one, e.g. Kilo+1")
             raise RollbookError(f"there is no level {clean!r}", hint=hint)
         return level
+    if clean.startswith("S"):  # the document's static notation: 5 ShDP, SDP
+        try:
+            parse_level(clean[1:])
+        except RollbookError:
+            pass
+        else:
+            raise RollbookError(f"{text!r} is static damage at the {clean[1:]}DP level",
+                                hint=f"give the level as {clean[1:]!r} and say it is static (--static)")
     raise RollbookError(f"unknown damage-rating level {text!r}",
                         hint="a prefix symbol such as '', da, h, k, k+1, M (m is milli, M is mega), "
                              "or a name such as kilo or Kilo+1")

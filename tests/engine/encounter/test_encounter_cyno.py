@@ -51,7 +51,7 @@ def test_holding_back_moves_after_the_other_and_both_holding_roll_stress():
     assert held["events"][-1]["text"] == "Round 1: Sid's turn"
     # "If Sid were to declare that he is going to go after Rachel, then a die roll is made": d20 + stress
     both = call("hold", encounter=held["encounter"], who="g1", after="p1", roll=10, other_roll=10)
-    assert "Sid waits longer" in both["text"]  # stress 14 gives +1 over Kristine's 10
+    assert "Both hold back: Sid 10+1 vs 10+0 Kristine: Sid waits longer" in both["text"]  # stress 14: +1
     assert both["encounter"]["order"] == ["p1", "g1"]
     assert both["events"][-1]["text"] == "Round 1: Kristine's turn"
 

@@ -160,3 +160,17 @@ def test_only_a_blow_can_be_parried_unless_the_gm_allows_more():
     assert allowed["allowed"] and allowed["success"] and allowed["weapon_or_limb_damage"] == 7
     blow = call("cyno parry", strike=12, roll=15, damage=7)  # the same parry against a blow
     assert blow["allowed"] and blow["success"]
+
+
+def test_a_dodge_without_a_reflex_says_it_counted_none():
+    # "roll a twenty-sided die for each hit ... with the bonus or penalty of the character's reflex"
+    assert call("cyno dodge", strike=12, roll=11)["text"] == \
+        "Dodge fails: 11 is below the strike's 12; no reflex given: counted as 10, no modifier (1 action)"
+    assert "no reflex given" not in call("cyno dodge", strike=12, roll=11, reflex=10)["text"]
+    assert "no reflex given" not in call("cyno parry", strike=12, skill=50, skill_roll=20)["text"]  # no d20
+
+
+def test_the_documents_static_notation_points_to_static():
+    # "Its notation is SDP. For example, if you have a weapon that does 5 ShDP (Static Hecto Damage Point)"
+    assert "'ShDP' is static damage at the hDP level (give the level as 'h' and say it is static (--static))" in \
+        refused("cyno damage", amount=5, weapon_level="ShDP", target_level="da")

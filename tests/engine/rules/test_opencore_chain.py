@@ -342,3 +342,13 @@ def test_a_better_weapon_adds_its_bonus_and_a_thrown_weapon_its_own_damage():
     thrown = {**SWORD_HIT, "weapon": "Thrown weapons"}
     assert "give its total as the damage roll" in refused("opencore attack", **thrown)
     assert call("opencore attack", **thrown, damage_roll=4, seed=1)["damage"] == 4
+
+
+def test_scores_at_0_say_what_they_do_and_the_dead_lose_nothing_more():
+    # "having 0 Constitution is fatal" (ruling opencore-zero-ability)
+    out = call("opencore attack", **{**SWORD_HIT, "strength": 0}, hp=10, con=0, critical_roll=89, seed=1)
+    assert out["text"].endswith("The attacker's STR is 0: unconscious or immobile\nThe defender's CON is 0: dead")
+    assert "losing" not in out["text"]
+    assert call("opencore weapon", name="Sword", strength=0, seed=1)["text"].endswith(
+        "STR 0: the character is unconscious or immobile")
+    assert call("opencore weapon", name="Assault Rifle", seed=1)["text"].startswith("Assault Rifle (single): 3d10 = ")

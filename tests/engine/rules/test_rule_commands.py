@@ -67,6 +67,8 @@ def test_opencore_character_working_names_the_rulings_it_applies(capsys, scores,
     out = run(capsys, "opencore", "character", "--scores", scores, "--hp-roll", str(hp_roll), "--seed", "3")
     step = next(step for step in out["working"] if step["name"] == name)
     assert (step["working"], [ruling["id"] for ruling in step["rulings"]]) == (working, rulings)
+    if name == "HP":  # the text's line shows the same working as the JSON
+        assert f"HP {step['value']} (1d100 - CON = {working})" in out["text"]
 
 
 def test_opencore_character_rolls_what_is_missing(capsys):
