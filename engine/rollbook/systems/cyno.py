@@ -261,7 +261,9 @@ def strike(roll: int, modifiers: Sequence[StrikeModifier] = (), *, aim_actions: 
     total = roll + sum(m.modifier for m in modifiers)
     automatic: Literal["miss", "hit"] | None = next((r["automatic"] for r in lines if "automatic" in r), None)
     if automatic is not None:
-        what = f"a natural {roll}" if lines_roll == roll else f"an aimed {roll} + {aim_actions} = {lines_roll}"
+        capped = "" if roll + aim_actions == lines_roll else f", counted as {lines_roll},"  # the die has no higher face
+        what = f"a natural {roll}" if lines_roll == roll else \
+            f"an aimed {roll} + {aim_actions}{capped if capped else f' = {lines_roll}'}"
         hit, reason = automatic == "hit", f"{what} is an automatic {automatic}"
     else:
         hit = total > table.settings["hit_above"]
@@ -428,6 +430,11 @@ def parse_level(text: str) -> int:
                     "a +N name counts the unnamed levels above a named one, e.g. Kilo+1")
             raise RollbookError(f"there is no level {clean!r}", hint=hint)
         return level
+    symbol_step = _NAMED_STEP.match(clean)
+    if symbol_step and symbol_step[1] in by_symbol:  # k+3: past the unnamed levels, a named one
+        level = by_symbol[symbol_step[1]] + int(symbol_step[2])
+        if level in symbols and int(symbol_step[2]):
+            raise RollbookError(f"there is no level {clean!r}", hint=f"{clean} is {symbols[level]}DP")
     if clean.startswith("S"):  # the document's static notation: 5 ShDP, SDP
         try:
             parse_level(clean[1:])

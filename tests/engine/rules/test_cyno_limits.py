@@ -174,3 +174,15 @@ def test_the_documents_static_notation_points_to_static():
     # "Its notation is SDP. For example, if you have a weapon that does 5 ShDP (Static Hecto Damage Point)"
     assert "'ShDP' is static damage at the hDP level (give the level as 'h' and say it is static (--static))" in \
         refused("cyno damage", amount=5, weapon_level="ShDP", target_level="da")
+
+
+def test_an_aimed_roll_past_20_is_counted_as_20_and_says_so():
+    # ruling cyno-aim-and-natural-lines, option aimed: the lines read the aimed roll, and a d20 has no face above 20
+    out = call("cyno strike", roll=18, aim=5, skill=55, aim_lines="aimed", location_roll=30)
+    assert "an aimed 18 + 5, counted as 20, is an automatic hit" in out["text"]
+
+
+def test_a_symbol_past_the_unnamed_levels_names_the_level_it_means():
+    # "Kilo+1 for one level above Kilo and Kilo+2 for two levels above Kilo"; the next one is Mega
+    assert "there is no level 'k+3' (k+3 is MDP)" in refused("cyno damage", amount=5, weapon_level="k+3",
+                                                             target_level="da")
