@@ -231,6 +231,18 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     steps_done(widget, 5)
     expect(widget.locator("dl.rollbook-chain")).to_contain_text("Strike")
     expect(widget).to_contain_text("+1 (Striking at a large target. Anything over 3 meters.)")
+    # Rockets ("a -2 penalty to hit") and missile volleys ("the bonus and penalty of the character do not apply")
+    card.get_by_label("What is fired").select_option("rocket")
+    card.get_by_label("+1: Striking at a large target", exact=False).uncheck()
+    card.locator(".rollbook-encounter__attack").click()
+    steps_done(widget, 6)
+    expect(widget.locator("dl.rollbook-chain")).to_contain_text("-2 (")
+    card.get_by_label("What is fired").select_option("volley")
+    expect(card.get_by_label("Actions spent aiming")).to_have_count(0)  # a missile cannot be aimed
+    card.get_by_label("Missiles in the volley").fill("3")
+    card.locator(".rollbook-encounter__attack").click()
+    steps_done(widget, 7)
+    expect(widget).to_contain_text("Kristine strikes Sid with a volley of 3 missiles")
     cyno = kept(page)["encounter"]["current"]
 
     page.get_by_label("Import a file").set_input_files(str(exported))

@@ -28,6 +28,9 @@ const DEFENSES = [["none", "No defense"], ["dodge", "Dodge"], ["blind-dodge", "B
 
 /** A number field's value as the engine takes it ("" left out, text sent as typed to be refused). */
 const num = (value) => typed(value);
+// Cyno's strike: the attacker's own weapon, or what Rockets and Missiles describe
+// (a rocket is a shot: no dodge or parry; a volley takes no bonuses or penalties: the engine applies both)
+const FIRED = [["weapon", "Its own weapon"], ["rocket", "A rocket (−2)"], ["volley", "A missile volley"]];
 
 function startValues(rules = "opencore") {
   return { rules, ...Object.fromEntries(Object.values(START_CHOICES).flat().map((c) => [c.name, c.options[0][0]])) };
@@ -258,8 +261,12 @@ class EncounterTracker extends RollbookElement {
   /** A strike's declared defense and the options chosen under "Strike options". */
   #strikeArgs(attacker, target) {
     const e = this.#edit(attacker);
-    return { attacker, target, defense: e.defense ?? "none", condition: e.conditions.length ? e.conditions : undefined,
-             aim: num(e.aim), ranged: e.ranged || undefined, unaware: e.unaware || undefined };
+    // a volley takes no bonuses, penalties or aim (ruling cyno-missile-modifiers): those options are not shown for it
+    const volley = e.fired === "volley";
+    return { attacker, target, defense: e.defense ?? "none",
+             condition: !volley && e.conditions.length ? e.conditions : undefined, aim: volley ? undefined : num(e.aim),
+             ranged: (!volley && e.ranged) || undefined, unaware: e.unaware || undefined,
+             rocket: e.fired === "rocket" || undefined, volley: volley ? num(e.volley) ?? 0 : undefined };
   }
 
   #strikeOptions(c) {
@@ -273,18 +280,24 @@ class EncounterTracker extends RollbookElement {
       this.update();
     };
     const sign = (n) => (n > 0 ? `+${n}` : String(n));
-    const chosenCount = e.conditions.length + (e.ranged ? 1 : 0) + (e.unaware ? 1 : 0) + (num(e.aim) ? 1 : 0);
+    const volley = e.fired === "volley";
+    const chosenCount = (volley ? 0 : e.conditions.length + (e.ranged ? 1 : 0) + (num(e.aim) ? 1 : 0))
+      + (e.unaware ? 1 : 0) + (e.fired !== "weapon" ? 1 : 0);
     return html`<details class="rollbook-combatant__edit">
       <summary>Strike options${chosenCount ? ` (${chosenCount})` : ""}</summary>
-      <div class="rollbook-fields">${this.#input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; this.update(); })}</div>
-      <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("ranged")} .checked=${e.ranged}
-        @change=${(ev) => { e.ranged = ev.target.checked; this.update(); }}> Not hand-to-hand (cannot be dodged)</label></div>
+      <div class="rollbook-fields">
+        ${this.#select(id("fired"), "What is fired", e.fired, FIRED, (v) => { e.fired = v; this.update(); }, { wide: true })}
+        ${volley ? this.#input(id("volley"), "Missiles in the volley", e.volley, (v) => { e.volley = v; this.update(); })
+                 : this.#input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; this.update(); })}
+      </div>
+      ${volley ? nothing : html`<div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("ranged")} .checked=${e.ranged}
+        @change=${(ev) => { e.ranged = ev.target.checked; this.update(); }}> Not hand-to-hand (cannot be dodged)</label></div>`}
       <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("unaware")} .checked=${e.unaware}
         @change=${(ev) => { e.unaware = ev.target.checked; this.update(); }}> The target does not know of it (no dodge or parry)</label></div>
-      <fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
+      ${volley ? nothing : html`<fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
         ${(this.conditions ?? []).map((row) => html`<label><input type="checkbox" value=${row.id} .checked=${chosen.has(row.id)}
           @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
-      </fieldset>
+      </fieldset>`}
     </details>`;
   }
 
@@ -316,7 +329,7 @@ class EncounterTracker extends RollbookElement {
   }
 
   #edit(id) {
-    return (this.edits[id] ??= { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false });
+    return (this.edits[id] ??= { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" });
   }
 
   #editStep(c, action) {
