@@ -100,7 +100,7 @@ def add(
     note = ""
     if enc["rules"] == "opencore":  # a score at 0 says what it does (ruling opencore-zero-ability)
         zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
-        note = "".join(f"; {code} 0: {'dead' if why == 'dead' else 'unconscious or immobile (the GM says which)'}"
+        note = "".join(f"; {code} 0: {why}" + (" (the GM says which)" if why != "dead" else "")
                        for code, why in zero.items())
     return _answer(*turns.add(enc, new, note))
 

@@ -303,7 +303,7 @@ def attack(
         out["damage"] = total * multiplier
         dice = expression or "the thrown weapon"
         shown = " + ".join(part for part in (
-            damage_weapon is not None and f"{dice} ({rolled - damage_bonus if damage_bonus else rolled})",
+            damage_weapon is not None and f"{dice} ({rolled - damage_bonus})",
             damage_bonus and f"{damage_bonus} (better weapon)",
             power_damage is not None and f"{power_damage} (Power)") if part)
         lines.append(f"Damage {shown}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
@@ -487,10 +487,11 @@ def weapon(
     expression = opencore.damage_expression(name, mode=mode, strength=strength, fortitude=fortitude,
                                             options=opencore.Options(str_damage=str_damage))
     damage = _weapon_damage(expression, rng)
-    chosen = f" ({(mode or row['modes'][0]['mode']).strip().lower()})" if "modes" in row else ""  # the mode used, named
+    chosen = opencore.weapon_mode(name, mode)
+    named = f" ({chosen})" if chosen else ""  # the mode used, named
     return {"weapon": row["weapon"], "speed_factor": row["speed"], "critical_table": row.get("critical"),
             "damage_expression": expression, "damage": damage,
-            "text": f"{row['weapon']}{chosen}: {expression} = {damage} damage"
+            "text": f"{row['weapon']}{named}: {expression} = {damage} damage"
                     + _zero_note(opencore.zero_scores({"STR": strength} if strength is not None else {}))}
 
 

@@ -392,12 +392,9 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
                       fortitude: int = 0, options: Options = DEFAULT) -> str:
     """The dice a weapon class rolls, e.g. ``2d10+3`` for a Sword with STR 80 (modifier +3)."""
     row = weapon(weapon_name)
-    if "modes" in row:
-        modes = {m["mode"]: m["damage"] for m in row["modes"]}
-        chosen = (mode or row["modes"][0]["mode"]).strip().lower()
-        if chosen not in modes:
-            raise RollbookError(f"{row['weapon']} has no mode {mode!r}", hint="one of: " + ", ".join(modes))
-        expression = modes[chosen]
+    chosen = weapon_mode(weapon_name, mode)
+    if chosen is not None:
+        expression = {m["mode"]: m["damage"] for m in row["modes"]}[chosen]
     else:
         if mode is not None:
             raise RollbookError(f"{row['weapon']} has only one damage mode")
@@ -411,6 +408,18 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
         term = strength_term(strength, options)
         expression = expression.replace("+STR", f"{term:+d}" if term else "")
     return apply_fortitude(expression, fortitude)
+
+
+def weapon_mode(weapon_name: str, mode: str | None) -> str | None:
+    """The damage mode used (the first one when none is given), for a weapon class that has modes."""
+    row = weapon(weapon_name)
+    if "modes" not in row:
+        return None
+    modes = [m["mode"] for m in row["modes"]]
+    chosen = (mode or modes[0]).strip().lower()
+    if chosen not in modes:
+        raise RollbookError(f"{row['weapon']} has no mode {mode!r}", hint="one of: " + ", ".join(modes))
+    return chosen
 
 
 def rolls_own_damage(weapon_name: str) -> bool:
