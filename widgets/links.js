@@ -71,3 +71,15 @@ export function readQuery(schema, search) {
 export function shareLink(siteRoot, pagePath, schema, state) {
   return new URL(pagePath + writeQuery(schema, state), siteRoot).href;
 }
+
+/**
+ * The address of `path` if it is a page of this site (relative to `siteRoot`: "tools/roller/?seed=3"),
+ * else null. Paths come from kept or imported data: a `javascript:` URL, another host or a way
+ * out of the site must never become a live link.
+ */
+export function sitePage(siteRoot, path) {
+  if (typeof path !== "string" || !/^[a-z0-9][\w\-./]*(?:[?#][^\s]*)?$/i.test(path) || /^[a-z][\w+.-]*:/i.test(path)) return null;
+  const root = new URL(siteRoot);
+  const url = new URL(path, root);
+  return url.origin === root.origin && url.pathname.startsWith(root.pathname) ? url.href : null;
+}

@@ -294,6 +294,26 @@ def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> N
     assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
 
 
+def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(phone, base_url: str) -> None:
+    # an imported or tampered log must never draw a javascript: URL or another host as a link
+    hostile = [
+        {"id": f"e{i}", "at": "2026-12-01T20:00:00.000Z", "label": f"Entry {i}", "expression": "", "vars": {},
+         "seed": 1, "total": 3, "text": "3", "page": page_path, "link": link}
+        for i, (page_path, link) in enumerate([("javascript:alert(1)", "javascript:alert(2)"),
+                                               ("https://evil.example/", "//evil.example/x"),
+                                               ("opencore/combat/", "tools/checks/?tool=codex-check&seed=1")])
+    ]
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    page.evaluate("(log) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log, characters: [], active: null}))",
+                  hostile)
+    page.reload()
+    expect(page.locator("rollbook-log .rollbook-log__entry")).to_have_count(3)
+    hrefs = page.locator("rollbook-log a").evaluate_all("(links) => links.map((a) => a.href)")
+    assert hrefs == [base_url + "opencore/combat/", base_url + "tools/checks/?tool=codex-check&seed=1"]
+    expect(page.locator("rollbook-log")).to_contain_text("javascript:alert(1)")  # shown as text, inert
+
+
 # --- accessibility and layout -------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { readQuery, shareLink, writeQuery } from "../../widgets/links.js";
+import { readQuery, shareLink, sitePage, writeQuery } from "../../widgets/links.js";
 
 const ROLL = { expression: "text", seed: "int", vars: "vars", label: "text", shared: "bool" };
 
@@ -28,4 +28,14 @@ test("fields that do not fit are dropped and named", () => {
     'the link\'s shared "yes" is not valid',
   ]);
   assert.deepEqual(readQuery(ROLL, "?seed=99999999999999999").problems, ['the link\'s seed "99999999999999999" is not valid']);
+});
+
+test("only a page of this site becomes a link: kept or imported paths are untrusted", () => {
+  const root = "https://example.org/rollbook/";
+  assert.equal(sitePage(root, "tools/roller/?expression=d20&seed=3"), "https://example.org/rollbook/tools/roller/?expression=d20&seed=3");
+  assert.equal(sitePage(root, "opencore/combat/#critical-hits"), "https://example.org/rollbook/opencore/combat/#critical-hits");
+  for (const hostile of ["javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "https://evil.example/",
+    "//evil.example/x", "/elsewhere/", "tools/../../outside/", "../outside/", "data:text/html,x", "", null, 42, "a b"]) {
+    assert.equal(sitePage(root, hostile), null, String(hostile));
+  }
 });

@@ -3,7 +3,7 @@
 // open it as a link, clear the log (with Undo).
 
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { shareLink } from "../links.js";
+import { shareLink, sitePage } from "../links.js";
 import { breakdown } from "./dice.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 
@@ -43,6 +43,19 @@ class RollLog extends RollbookElement {
     this.update();
   }
 
+  // An entry's page and link come from kept or imported data: drawn as links only when they are
+  // pages of this site (sitePage), otherwise the page's name as plain text and no link.
+  #pageView(entry) {
+    if (!entry.page) return nothing;
+    const href = sitePage(SITE_ROOT, entry.page);
+    return href ? html` · <a href=${href}>${entry.page}</a>` : html` · ${entry.page}`;
+  }
+
+  #linkView(entry) {
+    const href = entry.link ? sitePage(SITE_ROOT, entry.link) : shareLink(SITE_ROOT, "tools/roller/", LINK, entry);
+    return href ? html` · <a href=${href} aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>` : nothing;
+  }
+
   view() {
     const entries = kept.log.slice(-SHOWN).reverse();
     return html`
@@ -60,9 +73,8 @@ class RollLog extends RollbookElement {
           <p class="rollbook-log__text"><code>${breakdown(entry.text)}</code></p>
           <p class="rollbook-log__meta">
             <time datetime=${entry.at}>${clock(entry.at)}</time>
-            ${entry.page ? html` · <a href=${new URL(entry.page, SITE_ROOT).href}>${entry.page}</a>` : nothing}
-            · <a href=${entry.link ? new URL(entry.link, SITE_ROOT).href : shareLink(SITE_ROOT, "tools/roller/", LINK, entry)}
-                aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>
+            ${this.#pageView(entry)}
+            ${this.#linkView(entry)}
           </p>
           ${entry.expression ? html`<button type="button" class="md-button" aria-label=${`Roll again: ${entry.label}`} @click=${() => this.#again(entry)}>Roll again</button>` : nothing}
         </li>`)}
