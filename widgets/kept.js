@@ -12,7 +12,9 @@ export const STORAGE_KEY = "rollbook.kept.v1";
 export const MAX_LOG = 200; // newest kept; a log is for the evening's rolls, not an archive
 export const MAX_CHARACTERS = 100;
 export const ABILITIES = ["STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM"];
-const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
+export const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
+export const MAX_LABEL = 200;
+const MAX_EXPRESSION = 1000; // the engine's own limit (rollbook.dice.limits.MAX_CHARS): any expression it rolls can be kept
 const MAX_FILE_CHARS = 2_000_000;
 export const MAX_UNDO = 20; // encounter states Undo can take back
 export const MAX_ENCOUNTER_CHARS = 64_000; // the engine's request limit (rollbook.api.MAX_REQUEST_CHARS)
@@ -91,8 +93,8 @@ export function checkRoll(value, path = "roll") {
   return {
     id: text(value.id, `${path}.id`, { max: 64 }),
     at: time(value.at, `${path}.at`),
-    label: text(value.label, `${path}.label`, { max: 200 }),
-    expression: text(value.expression, `${path}.expression`, { max: 500 }),
+    label: text(value.label, `${path}.label`, { max: MAX_LABEL }),
+    expression: text(value.expression, `${path}.expression`, { max: MAX_EXPRESSION }),
     vars: named(value.vars ?? {}, `${path}.vars`),
     seed: integer(value.seed, `${path}.seed`, { min: 0 }),
     total: number(value.total, `${path}.total`),

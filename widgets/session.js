@@ -4,7 +4,7 @@
 // `keepResult` is how a tool's result (a check, an attack) reaches it.
 
 import { ask, newSeed } from "./engine.js";
-import { KeptStore, newId } from "./kept.js";
+import { KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
 
 /** This browser's localStorage, or null where it is blocked. */
 export function localStorageOrNull() {
@@ -32,6 +32,13 @@ export function pagePath() {
   return path.startsWith(root) ? path.slice(root.length) : path;
 }
 
+/** `value` cut to `max` characters (an ellipsis marks the cut): a breakdown of thousands of dice,
+ *  or a label that is a whole long expression, is kept shortened rather than refused. */
+export function clip(value, max) {
+  const text = String(value ?? "");
+  return text.length <= max ? text : text.slice(0, max - 1) + "…";
+}
+
 /**
  * Roll `expression` (with named values `vars`) and keep it in the log under `label`.
  * Resolves with {answer, entry}: the engine's response and the log entry (null if it failed).
@@ -45,13 +52,13 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
   const entry = kept.addRoll({
     id: newId(),
     at: new Date().toISOString(),
-    label: label || result.label || result.expression,
+    label: clip(label || result.label || result.expression, MAX_LABEL),
     expression,
     vars,
     seed,
     total: result.total,
     total_text: result.total_exact ?? null,
-    text: result.text,
+    text: clip(result.text, MAX_TEXT),
     page: pagePath(),
   });
   return { answer, entry };
@@ -65,12 +72,12 @@ export function keepResult({ label, total, text, seed, link }) {
   return kept.addRoll({
     id: newId(),
     at: new Date().toISOString(),
-    label,
+    label: clip(label, MAX_LABEL),
     expression: "",
     vars: {},
     seed,
     total,
-    text,
+    text: clip(text, MAX_TEXT),
     page: pagePath(),
     link,
   });

@@ -294,6 +294,21 @@ def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> N
     assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
 
 
+def test_a_long_expression_and_a_roll_of_many_dice_are_answered_and_kept(phone, base_url: str) -> None:
+    # both are valid for the engine (up to 1,000 characters; 800 dice): the log keeps them, its
+    # label and breakdown shortened, instead of throwing and leaving the page on "Rolling…"
+    long_expression = "+".join(["1d6"] * 100)  # 399 characters
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    for count, expression in enumerate((long_expression, "800d6"), start=1):
+        roll(page, expression)
+        expect(log_entries(page)).to_have_count(count, timeout=ENGINE_TIMEOUT_MS)
+        entry = kept_log(page)[-1]
+        assert entry["expression"] == expression
+        assert total(page) == str(engine("roll", expression=expression, seed=entry["seed"])["total"])
+        assert len(entry["label"]) <= 200 and len(entry["text"]) <= 2000
+
+
 def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(phone, base_url: str) -> None:
     # an imported or tampered log must never draw a javascript: URL or another host as a link
     hostile = [
