@@ -80,12 +80,13 @@ FOLDER_NAME = re.compile(r"[0-9a-f]{%d}" % DIGEST_CHARS)
 META = '<meta name="rollbook-engine" content="{folder}">'
 # Tool pages (a custom element <rollbook-…> that asks the engine) start it from their head. Not the
 # rules pages, whose only such elements are the dice in the text (<rollbook-roll>): there the
-# engine starts once the page is idle, since starting it at once competes with the reading for
-# the CPU (Lighthouse's total blocking time on opencore/combat/: 75-110 ms without, 210-266 ms
-# with, medians of 3). Nor the table-mode toggle in every header, the kept-data panel or the log.
+# engine starts when the reader reaches for a die (widgets/element.js), since starting it at once
+# competes with the reading for the CPU (Lighthouse's total blocking time on opencore/combat/:
+# 75-110 ms without, 210-266 ms with, medians of 3) and costs a reader who taps nothing about
+# 10 MB. Nor the table-mode toggle in every header, the kept-data panel or the log.
 EARLY_START = '<script async src="{root}widgets/start.js"></script>'
 HEAD_OPENING = re.compile(r"<head(\s[^>]*)?>\s*(<meta charset=[^>]*>)?", re.IGNORECASE)
-WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|log|roll)[\s>])[a-z-]+[\s>]")
+WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|offline-copy|log|roll)[\s>])[a-z-]+[\s>]")
 
 _prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 

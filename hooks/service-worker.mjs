@@ -9,9 +9,11 @@
 //
 //   node hooks/service-worker.mjs SITE_DIR
 //
-// skipWaiting is off: a new version waits until the reader chooses to reload (widgets/offline.js
+// The page registers it once the engine has been used (widgets/offline.js), not for a reader who
+// only reads. skipWaiting is off: a new version waits until the reader chooses to reload (widgets/offline.js
 // says an update is ready); clientsClaim is on, so the very first visit is already covered.
 
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateSW } from "workbox-build";
 
@@ -37,4 +39,7 @@ const { count, size, warnings } = await generateSW({
 });
 for (const warning of warnings) console.error(`service worker: ${warning}`);
 console.log(`service worker: ${count} files precached, ${(size / 1e6).toFixed(1)} MB`);
+// What the offline copy takes, for the offline page to say before the reader makes it (written
+// after the precache list, so not in it: offline, the page reads the browser's own estimate).
+await writeFile(path.join(site, "offline.json"), JSON.stringify({ files: count, bytes: size }) + "\n");
 if (warnings.length) process.exit(1);

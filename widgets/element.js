@@ -7,7 +7,7 @@
 // `this.listen(stop)` while connected and stopped on disconnect, so nothing piles up.
 
 import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
-import { retry, warmUpWhenIdle, watchEngine } from "./engine.js";
+import { engineOnDevice, retry, warmUp, warmUpWhenIdle, watchEngine } from "./engine.js";
 
 export { html, nothing };
 
@@ -54,10 +54,15 @@ function scheduleDrawing() {
   }
 }
 
+const INTENT = ["pointerenter", "pointerdown", "focusin"];
+
 export class RollbookElement extends HTMLElement {
   /** Whether the widget asks the engine as soon as it is used (so it starts the engine when it
    *  is shown); false for the kept-data panel and the roll log. */
   static asksEngine = true;
+  /** Whether it starts the engine only when the reader reaches for it (a die in the rules text:
+   *  a reader who taps nothing downloads no engine), unless the engine is on the device already. */
+  static startsOnIntent = false;
 
   #stops = [];
   #queued = false;
@@ -71,13 +76,30 @@ export class RollbookElement extends HTMLElement {
       this.update();
     }));
     this.connected?.();
-    if (this.constructor.asksEngine) warmUpWhenIdle(); // a widget on the page: the engine will be wanted
+    this.#startEngine();
     if (this.#drawn) {
       this.renderNow(); // moved within the page: it has drawn before
     } else {
       waiting.push(this);
       scheduleDrawing();
     }
+  }
+
+  #startEngine() {
+    const { asksEngine, startsOnIntent } = this.constructor;
+    if (!asksEngine) return;
+    if (!startsOnIntent || engineOnDevice()) {
+      warmUpWhenIdle(); // a widget on the page: the engine will be wanted
+      return;
+    }
+    // A finger on the die, a pointer over it or the keyboard on it: the tap follows, and the
+    // engine's start has begun by then.
+    const reach = () => {
+      for (const type of INTENT) this.removeEventListener(type, reach);
+      warmUp();
+    };
+    for (const type of INTENT) this.addEventListener(type, reach, { passive: true });
+    this.listen(() => { for (const type of INTENT) this.removeEventListener(type, reach); });
   }
 
   /** The first drawing (from the idle queue): the fallback text goes, the widget comes. */

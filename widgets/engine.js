@@ -121,6 +121,12 @@ export function warmUp() {
   engineWorker();
 }
 
+/** Whether the engine's files are on this device: the page is served by Rollbook's service
+ *  worker, which is installed only once its precache (the engine among it) is complete. */
+export function engineOnDevice() {
+  return Boolean(globalThis.navigator?.serviceWorker?.controller);
+}
+
 /** Start the engine once the browser is idle: reading the page comes first. */
 export function warmUpWhenIdle() {
   if (worker !== null) return;

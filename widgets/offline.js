@@ -2,6 +2,11 @@
 // then tell the reader, unobtrusively, when the site is ready offline and when an update is
 // ready, and let them choose when to reload. A page is never switched to a new version under the
 // reader's feet: the new worker waits until they press "Reload".
+//
+// The offline copy is about 23 MB, most of it the engine: it is made once the engine has been
+// used on this visit (a tool, a die tapped in the text), never for a reader who only reads, and
+// not by itself at all when the browser asks to save data (Save-Data): the offline page's
+// <rollbook-offline-copy> then makes it on request, and removes it on request.
 
 import { Workbox } from "./vendor/workbox-window/build/workbox-window.prod.mjs";
 import { showNotice } from "./notice.js";
@@ -9,9 +14,40 @@ import { watchEngine } from "./engine.js";
 
 const SITE_ROOT = new URL("../", import.meta.url);
 
+const SCOPE = SITE_ROOT.pathname;
+let workbox = null;
+
+/** Whether the browser asks sites to use less data (Chrome's Lite mode, Android's data saver). */
+export function savingData() {
+  return Boolean(globalThis.navigator?.connection?.saveData);
+}
+
+/** Make the offline copy now (the reader asked for it); resolves once the service worker is active. */
+export async function keepOffline() {
+  if (!workbox) throw new Error("this browser cannot keep Rollbook offline");
+  await workbox.register();
+  await navigator.serviceWorker.ready;
+}
+
+/** Remove the offline copy: the service worker and what it cached (only this site's: another
+ *  site on the same host, as on GitHub Pages, keeps its own). */
+export async function removeOffline() {
+  const registration = await navigator.serviceWorker.getRegistration(SCOPE);
+  await registration?.unregister();
+  const ours = (await caches.keys()).filter((name) => name.includes(new URL(SCOPE, location.origin).href));
+  await Promise.all(ours.map((name) => caches.delete(name)));
+}
+
+/** This site's offline copy now: {kept, bytes} (bytes: what the browser stores for the site, or null). */
+export async function offlineCopy() {
+  const kept = Boolean(await navigator.serviceWorker?.getRegistration(SCOPE));
+  const estimate = await navigator.storage?.estimate?.().catch(() => null);
+  return { kept, bytes: estimate?.usage ?? null };
+}
+
 export function registerOffline() {
   if (!("serviceWorker" in navigator)) return; // e.g. an old browser, or file://
-  const workbox = new Workbox(new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.pathname });
+  workbox = new Workbox(new URL("sw.js", SITE_ROOT).href, { scope: SCOPE });
   workbox.addEventListener("installed", (event) => {
     if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.");
   });
@@ -24,14 +60,16 @@ export function registerOffline() {
       },
     });
   });
-  // After the page has loaded and, if the engine is starting, once it has started: installing
-  // precaches megabytes (the engine's snapshot among them), and reading and the first roll come
-  // first. On a slow link they would otherwise share it with the precache.
+  // A copy already here: registering again only checks for an update (sw.js itself). Else once
+  // the engine has started on this visit: installing precaches megabytes, and reading and the
+  // first roll come first (on a slow link they would otherwise share it with the precache).
   const register = () => workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
   const afterTheEngine = () => {
+    if (navigator.serviceWorker.controller) return register();
+    if (savingData()) return; // only on request (tools/offline/)
     let registered = false;
     const stop = watchEngine(({ state }) => {
-      if (registered || state === "starting") return;
+      if (registered || state !== "ready") return;
       registered = true;
       queueMicrotask(() => stop()); // (watchEngine calls back before it returns the stop)
       register();

@@ -6,6 +6,7 @@ import "./elements/roller.js";
 import "./elements/log.js";
 import "./elements/inline-roll.js";
 import "./elements/kept-data.js";
+import "./elements/offline-copy.js";
 import "./elements/character.js";
 import "./elements/criticals.js";
 import "./elements/codex-check.js";

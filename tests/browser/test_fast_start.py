@@ -53,7 +53,7 @@ def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> N
         context = browser.new_context(viewport=PHONE, service_workers="allow")
         try:
             first_visit = context.new_page()
-            first_visit.goto(base_url)  # no widget asks the engine here: the service worker installs at once
+            first_visit.goto(base_url + "tools/roller/")  # a tool: the engine starts, then the offline copy
             assert first_visit.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
             page = context.new_page()
             page.goto(base_url)
@@ -245,7 +245,7 @@ def test_an_update_switches_the_pages_and_the_engine_together(browser: Any, serv
     context = browser.new_context(viewport=PHONE, service_workers="allow")
     try:
         page = context.new_page()
-        page.goto(site.url)
+        page.goto(site.url + "tools/criticals/")  # a tool: the engine starts, then the offline copy
         assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
         title = {"command": "table", "args": {"name": "codex.dc"}}
         before = page.evaluate(ASK, title)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from pathlib import Path
@@ -53,7 +54,7 @@ def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_u
                request.url.startswith(("blob:", "data:")) else elsewhere.append(request.url))
     try:
         page = context.new_page()
-        page.goto(base_url)
+        page.goto(base_url + "tools/criticals/")  # one visit to a tool makes the offline copy
         assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
         expect(page.locator(".rollbook-notice")).to_contain_text("ready to use offline", timeout=ENGINE_TIMEOUT_MS)
 
@@ -88,3 +89,60 @@ def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_u
     finally:
         context.close()
     assert elsewhere == []
+
+
+NO_REGISTRATION = "async () => (await navigator.serviceWorker.getRegistration()) === undefined"
+
+
+def test_reading_a_rules_page_costs_no_engine_and_reaching_for_a_die_starts_it(browser: Any, base_url: str, served_site) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, service_workers="allow")
+    fetched: list[str] = []
+    context.on("requestfinished", lambda request: fetched.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(base_url + "opencore/combat/")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(2500)  # past the idle start a tool page makes (at most 2 s after load)
+        assert not [url for url in fetched if "/pyodide/" in url], "the engine started with no die reached for"
+        assert page.evaluate(NO_REGISTRATION), "an offline copy was made for a reader who only reads"
+        # what a static host would send, gzip-compressed (this test server sends files as they are)
+        files = [served_site.directory / urlsplit(url).path.removeprefix(urlsplit(base_url).path) for url in set(fetched)]
+        sent = sum(len(gzip.compress((f / "index.html" if f.is_dir() else f).read_bytes())) for f in files)
+        assert sent < 500_000, sent
+
+        die = page.get_by_role("button", name="Roll 1d100 (Fumble chart)")
+        die.tap()
+        expect(page.locator("rollbook-roll output").first).to_contain_text(re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
+        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)  # the engine used: the copy follows
+    finally:
+        context.close()
+
+
+SAVE_DATA = "Object.defineProperty(NetworkInformation.prototype, 'saveData', { get: () => true });"
+
+
+def test_with_save_data_the_offline_copy_is_made_and_removed_only_on_request(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
+    context.add_init_script(SAVE_DATA)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/")
+        roll(page, "1d6")
+        total(page)
+        page.wait_for_timeout(500)  # the copy would be registered at once after the engine's start
+        assert page.evaluate(NO_REGISTRATION)
+
+        page.goto(base_url + "tools/offline/")
+        copy = page.locator("rollbook-offline-copy")
+        expect(copy).to_contain_text("Not kept offline yet. The offline copy takes about 23 MB")
+        expect(copy).to_contain_text("asks to save data")
+        copy.get_by_role("button", name="Keep Rollbook offline").click()
+        expect(copy).to_contain_text("Kept offline on this device", timeout=ENGINE_TIMEOUT_MS)
+        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+
+        copy.get_by_role("button", name="Remove the offline copy").click()
+        expect(copy).to_contain_text("Not kept offline yet", timeout=ENGINE_TIMEOUT_MS)
+        assert page.evaluate(NO_REGISTRATION)
+        assert page.evaluate("async () => (await caches.keys()).length") == 0
+    finally:
+        context.close()

@@ -190,9 +190,9 @@ def test_any_engine_change_ships_a_new_folder_at_a_new_url(tmp_path: Path, monke
 def test_only_tool_pages_start_the_engine_from_their_head(site: BuiltSite) -> None:
     start = '<script async src="'
     for page, starts in (("index.html", False),  # the table-mode toggle in every header asks nothing
-                         ("tools/offline/index.html", False),  # nor does the kept-data panel
+                         ("tools/offline/index.html", False),  # nor do the kept-data panel and the offline copy
                          ("tools/roller/index.html", True),
-                         ("opencore/combat/index.html", False),  # only dice in the text: at idle
+                         ("opencore/combat/index.html", False),  # only dice in the text: when one is reached for
                          ("tools/combat/index.html", True)):
         html = (site.directory / page).read_text(encoding="utf-8")
         assert ("widgets/start.js" in html) is starts, page

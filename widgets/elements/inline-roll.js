@@ -27,6 +27,7 @@ class NeedsCharacter extends Error {
 }
 
 class InlineRoll extends RollbookElement {
+  static startsOnIntent = true; // reading a rules page costs no engine until a die is reached for
   connected() {
     this.expression = this.getAttribute("expression") ?? this.fallback;
     this.label = this.getAttribute("label") || this.expression;
