@@ -84,6 +84,7 @@ bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	$(PY) benchmarks/widgets.py --write-readme
 	$(PY) benchmarks/start.py --write-readme
 	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/lighthouse.py --write-readme
+	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/reading.py --write-readme
 
 clean:
 	rm -rf site $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build

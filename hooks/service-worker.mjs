@@ -2,8 +2,8 @@
 // Pyodide bundle hook: every page, the search index, Material's assets, the widgets, the Pyodide
 // runtime and the engine wheel are precached, each with its revision (a content hash), so
 // after one visit everything works offline, and a new deploy is taken whole or not at all.
-// The engine's folder, pyodide/<hash>/ (hooks/pyodide_bundle.py), already has the content hash in
-// its URL: its files are precached without a revision, so Workbox fetches them with the normal
+// The engine's folder, pyodide/<hash>/ (hooks/pyodide_bundle.py), and Material's hashed assets
+// already have the content hash in their URL: they are precached without a revision, so Workbox fetches them with the normal
 // HTTP cache instead of cache: "reload" - on a first visit it gets the runtime the engine worker
 // has just downloaded (or is downloading) instead of fetching the runtime a second time.
 //
@@ -28,7 +28,9 @@ const { count, size, warnings } = await generateSW({
   maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
   // tools/roller/?expression=…&seed=… is the same page as tools/roller/: its query is the widget's.
   ignoreURLParametersMatching: [/.*/],
-  dontCacheBustURLsMatching: /^pyodide\/[0-9a-f]{16}\//,
+  // and Material's assets, whose names carry their hash (bundle.a5f9d56c.min.js): both safe to take
+  // from the HTTP cache, so a first visit's files are not sent again for the precache
+  dontCacheBustURLsMatching: /^(?:pyodide\/[0-9a-f]{16}\/|assets\/(?:.+\/)?[^/]+\.[0-9a-f]{8}\.min\.(?:js|css)$)/,
   directoryIndex: "index.html",
   cleanupOutdatedCaches: true,
   clientsClaim: true,
