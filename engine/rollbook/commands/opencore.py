@@ -9,10 +9,10 @@ from fractions import Fraction
 from typing import Annotated, Literal
 
 from rollbook import rulings, tables
-from rollbook.commands import Arg, Result, command
+from rollbook.commands import Arg, Result, about, command
 from rollbook.dice import parse as dice_parse
 from rollbook.dice.checks import check as dice_bounds
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
 
 SaveDirection = Annotated[Literal["under", "over"], Arg("ruling opencore-save-direction: 'over' succeeds at or above the composite")]
@@ -29,8 +29,9 @@ PowerProtection = Annotated[int, Arg("damage an Armor or Shielding Power stops, 
 SubstanceFlaw = Annotated[bool, Arg("the target has a substance flaw against this: damage goes straight to HP")]
 
 
-def _d100(value: int | None, what: str, rng: random.Random) -> int:
-    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100)
+def _d100(value: int | None, what: str, rng: random.Random, field: str | None = None) -> int:
+    """A 1d100 given (the argument ``field``) or rolled."""
+    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100, field=field)
 
 
 def _check_options(save_direction: SaveDirection, willpower_composite: WillpowerComposite,
@@ -52,9 +53,10 @@ def character(
 ) -> Result:
     """Create an OpenCore character: abilities, COM rule, composites, saving throws and HP."""
     options = _check_options(save_direction, willpower_composite, perception)
-    given = opencore.parse_scores(scores or "")
+    with about("scores"):
+        given = opencore.parse_scores(scores or "")
     rolled = {code: given[code] if code in given else roll_total("1d100", rng) for code in opencore.ability_codes()}
-    hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng))
+    hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng, "hp_roll"))
     checks = {kind: opencore.check_odds(kind, hero.abilities, options) for kind in opencore.check_kinds()}
     summary = {kind: {"name": c.rule.name, "rule": c.rule.describe(), "target": c.target, "chance": str(c.chance)}
                for kind, c in checks.items()}
@@ -94,11 +96,14 @@ def check(
 ) -> Result:
     """Roll a saving throw, Awareness, Concentration or Perception check, with its exact chance."""
     options = _check_options(save_direction, willpower_composite, perception)
-    abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
+    with about("scores"):
+        abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
     missing = [code for code in opencore.needed_abilities(kind, options) if code not in abilities]
     if missing:
-        raise RollbookError(f"{kind} needs {', '.join(missing)}", hint="give them with --scores, e.g. CON=32")
-    result = opencore.check(kind, abilities, _d100(roll, "the roll", rng), options)
+        raise RollbookError(f"{kind.replace('-', ' ')} needs {', '.join(missing)}", hint="give them, such as CON=32",
+                            fields=("scores",))
+    with about("scores"):
+        result = opencore.check(kind, abilities, _d100(roll, "the roll", rng, "roll"), options)
     verdict = "success" if result.success else "failure"
     text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}"
             f"{f' -> {result.result}' if result.rule.subtract else ''}: {verdict} (chance {result.chance})")
@@ -125,7 +130,7 @@ def crit(
     rng: random.Random,
 ) -> Result:
     """Look up a critical hit: 1d100, +/-20 for the attack roll, minus Toughness, clamped to the table."""
-    hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng), attack_roll=attack_roll,
+    hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng, "roll"), attack_roll=attack_roll,
                                 toughness=toughness, bonus=bonus)
     return _critical_json(hit, attack_roll)
 
@@ -166,7 +171,7 @@ def fumble(
     rng: random.Random,
 ) -> Result:
     """Roll on the Fumble Chart for the attacker or the defender."""
-    result = _fumble_json(side, _d100(roll, "the fumble roll", rng))
+    result = _fumble_json(side, _d100(roll, "the fumble roll", rng, "roll"))
     return {**result, "text": f"Fumble ({side}, {result['roll']}): {result['effect']}"}
 
 
@@ -333,7 +338,7 @@ def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None,
     if resistance and power != "mental":
         raise RollbookError("Magic Resistance lessens Mental Powers only", hint="add --power mental, or leave out --resistance")
     if power is not None and weapon is not None:
-        raise RollbookError(f"a Power attacks without a weapon ({weapon!r})",
+        raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon)})",
                             hint="leave out --weapon; a touch Power adds Hand-to-Hand damage by itself")
     if power in ("physical", "mental"):
         if attack_skill is not None:
@@ -539,7 +544,7 @@ def party_initiative(
     for spec in character:  # every character is read before any die is rolled
         name, fields = _party_member(spec)
         if name in specs:
-            raise RollbookError(f"two characters are called {name!r}", hint="give each a different name=")
+            raise RollbookError(f"two characters are called {quoted(name)}", hint="give each a different name=")
         specs[name] = fields
     members = {name: _initiative_of(fields, options, rng) for name, fields in specs.items()}
     order = opencore.party_order(members, lambda: roll_total("1d20", rng))
@@ -564,17 +569,17 @@ def _party_member(spec: str) -> tuple[str, dict[str, str]]:
         key, sep, value = part.partition("=")
         key = key.strip().lower()
         if key not in _MEMBER_FIELDS:
-            raise RollbookError(f"unknown character field {key!r} in {spec!r}", hint="fields: " + ", ".join(_MEMBER_FIELDS))
+            raise RollbookError(f"unknown character field {quoted(key)} in {quoted(spec)}", hint="fields: " + ", ".join(_MEMBER_FIELDS))
         if (key == "bide") == bool(sep):
-            raise RollbookError(f"cannot read {part!r} in {spec!r}",
+            raise RollbookError(f"cannot read {quoted(part)} in {quoted(spec)}",
                                 hint="write bide alone and the others as field=value, e.g. name=Buck,dex=80")
         fields[key] = value.strip() if sep else "yes"
     for needed in ("name", "dex"):
         if not fields.get(needed):
-            raise RollbookError(f"a character needs a {needed}: {spec!r}", hint="e.g. name=Buck,dex=80")
+            raise RollbookError(f"a character needs a {needed}: {quoted(spec)}", hint="e.g. name=Buck,dex=80")
     for key in ("dex", "roll"):
         if key in fields and not re.fullmatch(r"-?\d{1,4}", fields[key]):
-            raise RollbookError(f"{key} must be a whole number in {spec!r}", hint=f"e.g. {key}=12")
+            raise RollbookError(f"{key} must be a whole number in {quoted(spec)}", hint=f"e.g. {key}=12")
     dex = check_range("DEX", int(fields["dex"]), opencore.ABILITY_FLOOR, opencore.ABILITY_HIGH)
     if "roll" in fields:
         check_range(f"{fields['name']}'s initiative roll", int(fields["roll"]), 1, 20)
@@ -621,7 +626,7 @@ def _dice_pool(dice: str) -> tuple[int, int]:
     """``5d10`` -> (5, 10); a single die may leave out the count (``d10``)."""
     match = re.fullmatch(r"\s*(\d{0,4})\s*[dD]\s*(\d{1,4})\s*", dice)
     if match is None:
-        raise RollbookError(f"cannot read the dice {dice!r}", hint="write COUNTdSIDES, e.g. 5d10")
+        raise RollbookError(f"cannot read the dice {quoted(dice)}", hint="write COUNTdSIDES, e.g. 5d10")
     return int(match[1] or 1), int(match[2])
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal, Sequence
 
 from rollbook.encounter import turns
 from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, cyno, rank_with_rerolls, roll_off, roll_total
 
 SCORES = {"reflex": True, "coordination": True, "stress": True, "actions": True, "dp": True,
@@ -74,7 +74,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
     sides = cyno.initiative_die(len(acting))
     unknown = sorted(set(rolls) - {c["id"] for c in acting})
     if unknown:
-        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, who does not roll this turn")
+        raise RollbookError(f"an initiative roll is given for {quoted(unknown[0])}, who does not roll this turn")
     first: dict[str, int] = {}
     later: dict[str, list[int]] = {c["id"]: [] for c in acting}
     bonus = {c["id"]: cyno.initiative_bonus(c["reflex"], sides) for c in acting}

@@ -15,7 +15,7 @@ from typing import Any
 from rollbook.commands import opencore as chain
 from rollbook.encounter import turns
 from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, opencore, roll_off, roll_total
 
 HAND_TO_HAND = opencore.HAND_TO_HAND
@@ -218,7 +218,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
 def _known(rolls: dict[str, int], names: list[str], what: str) -> None:
     unknown = sorted(set(rolls) - set(names))
     if unknown:
-        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, no {what} that rolls this round",
+        raise RollbookError(f"an initiative roll is given for {quoted(unknown[0])}, no {what} that rolls this round",
                             hint="give rolls as " + ", ".join(f"{n}=N" for n in names))
 
 
@@ -302,7 +302,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
     if stunned(a):
         raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or 'encounter next'")
     if p.power is not None and (weapon is not None or mode is not None):
-        raise RollbookError(f"a Power attacks without a weapon ({weapon or mode!r})",
+        raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon or mode)})",
                             hint="leave out --weapon and --mode; a touch Power adds Hand-to-Hand damage by itself")
     if p.power is None and p.attack_skill is not None:
         raise RollbookError("--attack-skill replaces the combatant's skill for a touch Power's Hand-to-Hand attack",

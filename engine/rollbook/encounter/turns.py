@@ -14,7 +14,7 @@ from typing import Any, Callable
 from rollbook.encounter.shape import (
     EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect, fail,
 )
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 
 
 def event(enc: Encounter, kind: str, text: str, who: str | None = None, **extra: Any) -> Event:
@@ -35,7 +35,7 @@ def find(enc: Encounter, who: str) -> Combatant:
         if combatant["id"] == who:
             return combatant
     ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one with 'encounter add'"
-    raise RollbookError(f"there is no combatant {who!r}", hint=f"ids: {ids}")
+    raise RollbookError(f"there is no combatant {quoted(who)}", hint=f"ids: {ids}")
 
 
 def current(enc: Encounter) -> Combatant | None:
@@ -62,7 +62,7 @@ def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:
     if len(enc["combatants"]) >= MOST_COMBATANTS:
         raise RollbookError(f"an encounter holds at most {MOST_COMBATANTS} combatants")
     if any(c["id"] == combatant["id"] for c in enc["combatants"]):
-        raise RollbookError(f"there is already a combatant {combatant['id']!r}", hint="give another --id, or leave it out")
+        raise RollbookError(f"there is already a combatant {quoted(combatant['id'])}", hint="give another --id, or leave it out")
     enc["combatants"].append(combatant)
     joins = " (joins the order next round)" if enc["round"] else ""
     return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['id']}, {combatant['side']}) joins{joins}{note}",
@@ -185,7 +185,7 @@ def add_effect(enc: Encounter, who: str, kind: str, rounds: int | None, fields: 
     """An effect added by hand (what the rules do not cover, or a ruling made at the table)."""
     combatant = find(enc, who)
     if kind not in EFFECT_FIELDS:
-        raise RollbookError(f"unknown effect {kind!r}", hint="kinds: " + ", ".join(EFFECT_FIELDS))
+        raise RollbookError(f"unknown effect {quoted(kind)}", hint="kinds: " + ", ".join(EFFECT_FIELDS))
     item = effect(kind, enc["round"], rounds=rounds, **fields)
     check_effect("the effect", item)
     combatant["effects"].append(item)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Callable, Literal, Mapping
 
 from rollbook import tables
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, higher, rank_with_rerolls
 
 ABILITY_LOW, ABILITY_HIGH = 1, 100  # "Roll a 1d100 for each ability. Range 1 - 100."
@@ -59,9 +59,9 @@ def parse_scores(text: str, *, lowest: int = ABILITY_LOW) -> dict[str, int]:
         code, sep, value = part.partition("=")
         code = code.strip().upper()
         if not sep or not re.fullmatch(r"-?\d+", value.strip()):
-            raise RollbookError(f"cannot read the score {part!r}", hint="write CODE=NUMBER, e.g. STR=76,DEX=80")
+            raise RollbookError(f"cannot read the score {quoted(part)}", hint="write CODE=NUMBER, e.g. STR=76,DEX=80")
         if code not in codes:
-            raise RollbookError(f"unknown ability {code!r} in {part!r}", hint="abilities: " + ", ".join(codes))
+            raise RollbookError(f"unknown ability {quoted(code)} in {quoted(part)}", hint="abilities: " + ", ".join(codes))
         if code in scores:
             raise RollbookError(f"{code} is given twice")
         scores[code] = check_range(code, int(value), lowest, ABILITY_HIGH)
@@ -112,7 +112,7 @@ def composite(code: str, abilities: Mapping[str, int]) -> int:
     """One composite score (SDAC, IPW or CC) from the abilities it needs."""
     row = next((r for r in tables.get("opencore.composites").rows if r["code"] == code), None)
     if row is None:
-        raise RollbookError(f"unknown composite {code!r}", hint="SDAC, IPW or CC")
+        raise RollbookError(f"unknown composite {quoted(code)}", hint="SDAC, IPW or CC")
     missing = [a for a in row["abilities"] if a not in abilities]
     if missing:
         raise RollbookError(f"{code} needs {', '.join(missing)}", hint=f"{code} = {tables.composite_formula(row)}")
@@ -286,7 +286,7 @@ def check_odds(kind: str, abilities: Mapping[str, int], options: Options = DEFAU
     """What a saving throw or Perception/Awareness/Concentration check needs, and its exact chance."""
     rules = check_rules(options)
     if kind not in rules:
-        raise RollbookError(f"unknown check {kind!r}", hint="one of: " + ", ".join(rules))
+        raise RollbookError(f"unknown check {quoted(kind)}", hint="one of: " + ", ".join(rules))
     rule = rules[kind]
     target = _target_score(rule, abilities)
     minus = 0
@@ -369,7 +369,8 @@ def _find(table: str, key: str, name: str) -> tables.Row:
     for row in rows:
         if row[key].lower() == name.strip().lower():
             return row
-    raise RollbookError(f"unknown {key} {name!r}", hint="one of: " + ", ".join(row[key] for row in rows))
+    raise RollbookError(f"unknown {key} {quoted(name)}", hint="one of: " + ", ".join(row[key] for row in rows),
+                        fields=(key,))
 
 
 def weapon(name: str) -> tables.Row:
@@ -384,7 +385,7 @@ def armor(name: str) -> tables.Row:
 
 def strength_term(strength: int, options: Options = DEFAULT) -> int:
     """What ``+STR`` adds to damage (ruling opencore-str-damage; option str_damage=score)."""
-    check_range("STR", strength, ABILITY_FLOOR, ABILITY_HIGH)
+    check_range("STR", strength, ABILITY_FLOOR, ABILITY_HIGH, field="strength")
     return strength if options.str_damage == "score" else ability_modifier(strength)
 
 
@@ -397,14 +398,14 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
         expression = {m["mode"]: m["damage"] for m in row["modes"]}[chosen]
     else:
         if mode is not None:
-            raise RollbookError(f"{row['weapon']} has only one damage mode")
+            raise RollbookError(f"{row['weapon']} has only one damage mode", fields=("mode",))
         expression = row["damage"]
     if not _DAMAGE.match(expression):
         raise RollbookError(f"{row['weapon']} deal damage {expression.lower()}",
-                            hint="roll the thrown weapon's own damage with 'rollbook roll'")
+                            hint="roll the thrown weapon's own damage", fields=("weapon",))
     if "+STR" in expression:
         if strength is None:
-            raise RollbookError(f"{row['weapon']} adds STR to damage", hint="give the attacker's STR")
+            raise RollbookError(f"{row['weapon']} adds STR to damage", hint="give the attacker's STR", fields=("strength",))
         term = strength_term(strength, options)
         expression = expression.replace("+STR", f"{term:+d}" if term else "")
     return apply_fortitude(expression, fortitude)
@@ -418,7 +419,8 @@ def weapon_mode(weapon_name: str, mode: str | None) -> str | None:
     modes = [m["mode"] for m in row["modes"]]
     chosen = (mode or modes[0]).strip().lower()
     if chosen not in modes:
-        raise RollbookError(f"{row['weapon']} has no mode {mode!r}", hint="one of: " + ", ".join(modes))
+        raise RollbookError(f"{row['weapon']} has no mode {quoted(mode)}", hint="one of: " + ", ".join(modes),
+                            fields=("mode",))
     return chosen
 
 
@@ -562,7 +564,7 @@ class Fumble:
 def fumble(side: Side, roll: int) -> Fumble:
     """The Fumble Chart result for the ``attacker`` or ``defender`` on a 1d100 ``roll``."""
     if side not in ("attacker", "defender"):
-        raise RollbookError(f"a fumble happens to the attacker or the defender, not {side!r}")
+        raise RollbookError(f"a fumble happens to the attacker or the defender, not {quoted(side)}")
     check_range("the fumble roll", roll, 1, 100)
     row = tables.lookup("opencore.fumble", roll)
     effect = tables.fumble_effect(row, side)
@@ -659,7 +661,7 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
     critical hits")."""
     kind = type.strip().lower()
     if kind not in CRITICAL_TYPES:
-        raise RollbookError(f"unknown critical type {type!r}", hint="one of: " + ", ".join(CRITICAL_TYPES))
+        raise RollbookError(f"unknown critical type {quoted(type)}", hint="one of: " + ", ".join(CRITICAL_TYPES))
     check_range("the critical roll", die, 1, 100)
     if toughness < 0:
         raise RollbookError(f"toughness cannot be negative ({toughness})")
