@@ -6,6 +6,9 @@ the field it is about (``fields[0]``), which each face words its own way: the CL
 
 from __future__ import annotations
 
+import contextlib
+from typing import Iterator
+
 
 class RollbookError(Exception):
     """Bad input to the engine. Its message is a single line meant for a player."""
@@ -36,3 +39,14 @@ def quoted(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return {True: "yes", False: "no", None: "nothing"}[value]
     return str(value)
+
+
+@contextlib.contextmanager
+def about(*fields: str, **renamed: str) -> Iterator[None]:
+    """A rule's error raised inside is about these arguments, unless it names its own: a rule's
+    error names the rule's parameters, which ``renamed`` maps to the command's (``dice="rolls"``)."""
+    try:
+        yield
+    except RollbookError as error:
+        error.fields = tuple(renamed.get(field, field) for field in error.fields) or fields
+        raise

@@ -17,13 +17,12 @@ so a field has the same name everywhere (``attack_roll`` in JSON is ``--attack-r
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
 import random
 import typing
 from dataclasses import dataclass
-from typing import Annotated, Any, Callable, Iterator, Literal, get_args, get_origin
+from typing import Annotated, Any, Callable, Literal, get_args, get_origin
 
 from rollbook.dice.errors import DiceError
 from rollbook.errors import LimitError, RollbookError, quoted
@@ -204,17 +203,6 @@ def _dice_fields(cmd: Command, error: DiceError) -> tuple[str, ...]:
     expression = () if error.value_given else tuple(p.name for p in cmd.params if p.dice)
     entries = tuple(f"{p.name}.{error.variable}" for p in cmd.params if p.keyed) if error.variable else ()
     return expression + entries
-
-
-@contextlib.contextmanager
-def about(*fields: str, **renamed: str) -> Iterator[None]:
-    """A rule's error raised inside is about these arguments, unless it names its own: a rule's
-    error names the rule's parameters, which ``renamed`` maps to the command's (``dice="rolls"``)."""
-    try:
-        yield
-    except RollbookError as error:
-        error.fields = tuple(renamed.get(field, field) for field in error.fields) or fields
-        raise
 
 
 _EXAMPLES: dict[type, str] = {int: "a whole number, such as 40", float: "a number, such as 2.5", str: "text",

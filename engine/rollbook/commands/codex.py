@@ -6,7 +6,8 @@ import random
 from fractions import Fraction
 from typing import Annotated, Literal
 
-from rollbook.commands import Arg, Result, about, command
+from rollbook.commands import Arg, Result, command
+from rollbook.errors import about
 from rollbook.systems import codex, parse_number
 
 

@@ -6,11 +6,11 @@ import random
 from typing import Annotated, Literal
 
 from rollbook import rulings
-from rollbook.commands import Arg, Result, about, command
+from rollbook.commands import Arg, Result, command
 from rollbook.dice import parse as dice_parse
 from rollbook.dice import roll as dice_roll
 from rollbook.dice.checks import check as dice_bounds
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, about
 from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
 Level = Annotated[str, Arg("damage-rating level by prefix symbol ('', da, h, k, k+1, M, ...: m is milli, M mega) "
@@ -122,15 +122,7 @@ def strike(
                                           damage_lost=damage_lost, aim_actions=aim, rocket=rocket, options=options)
         result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers, aim_actions=aim,
                              options=options)
-    dealt = rolled = None
-    if damage is not None and result.hit:
-        rolled = dice_roll(damage, rng)
-        if rolled.total != int(rolled.total):
-            raise RollbookError(f"{damage} came to {rolled.total}, not a whole number of damage points", fields=("damage",))
-        dealt = cyno.critical_damage(int(rolled.total)) if result.critical else int(rolled.total)
-    elif damage is not None:
-        dealt = 0
-    shown = rolled is not None and not damage.strip().isdigit()  # dice rolled: the answer shows them
+    dealt, dice = _damage_dealt(damage, result, rng) if damage is not None else (None, None)
     exact = None
     if aim and result.hit and skill is not None:  # an aimed hit strikes a chosen location: exactly, or close
         exact = cyno.exact_location(skill, given_or_rolled(location_roll, "1d100", rng))
@@ -138,14 +130,26 @@ def strike(
     verdict = ("critical hit" if result.critical else "hit") if result.hit else "miss"
     text = f"Strike {result.roll}{' ' + parts if parts else ''} = {result.total}: {verdict} ({result.reason})"
     if dealt is not None:
-        text += f"; damage {dealt}" + (f" ({rolled.text}{', doubled' if result.critical else ''})" if shown else "")
+        text += f"; damage {dealt}" + (f" ({dice}{', doubled' if result.critical else ''})" if dice else "")
     if exact is not None:
         text += "; exactly on the aimed location" if exact else "; close to the aimed location, not exact"
     return {"roll": result.roll, "lines_roll": result.lines_roll,
             "modifiers": [{"source": m.source, "modifier": m.modifier} for m in result.modifiers],
             "total": result.total, "hit": result.hit, "critical": result.critical, "automatic": result.automatic,
-            "reason": result.reason, "damage": dealt, "damage_dice": rolled.text if shown and rolled else None,
+            "reason": result.reason, "damage": dealt, "damage_dice": dice,
             "exact_location": exact, "text": text}
+
+
+def _damage_dealt(damage: str, strike: cyno.Strike, rng: random.Random) -> tuple[int, str | None]:
+    """What a strike deals: the weapon's damage roll (its dice rolled on a hit, or the number they
+    showed), doubled on a critical; and the dice as rolled, when there were dice."""
+    if not strike.hit:
+        return 0, None
+    rolled = dice_roll(damage, rng)
+    if rolled.total != int(rolled.total):
+        raise RollbookError(f"{damage} came to {rolled.total}, not a whole number of damage points", fields=("damage",))
+    amount = int(rolled.total)
+    return (cyno.critical_damage(amount) if strike.critical else amount), (None if damage.strip().isdigit() else rolled.text)
 
 
 def _defense_json(result: cyno.Defense, reflex_given: bool = True) -> Result:

@@ -112,18 +112,25 @@ def effect(kind: str, dealt: int, *, rounds: int | None = None, **fields: Any) -
     return {"kind": kind, "rounds": rounds, "dealt": dealt, "ends": ends, **fields}
 
 
+NEW = "the combatant"  # the path of a combatant being added: its problems are the arguments' own
+
+
 def fail(path: str, message: str, hint: str | None = None) -> RollbookError:
-    return RollbookError(f"{path}: {message}", hint=hint)
+    """A problem at ``path``: in a new combatant, about its field (``score`` names the
+    command's argument), else in the encounter given, named by its path."""
+    if path.startswith(NEW + "."):
+        return RollbookError(message, hint=hint, fields=(path[len(NEW) + 1:].split(".")[0].split("[")[0],))
+    return RollbookError(f"{path}: {message}", hint=hint, fields=("encounter",))
 
 
 def _value(path: str, value: Any, field: Field) -> None:
     if value is None:
         if not field.nullable:
-            raise fail(path, "is missing (null)", "every field needs a value")
+            raise fail(path, "is missing", "every field needs a value")
         return
     ok = {"int": type(value) is int, "str": type(value) is str, "bool": type(value) is bool}[field.kind]
     if not ok:
-        wanted = {"int": "a whole number", "str": "text", "bool": "true or false"}[field.kind]
+        wanted = {"int": "a whole number", "str": "text", "bool": "yes or no"}[field.kind]
         raise fail(path, f"must be {wanted}, not {quoted(value)}")
     if field.kind == "int" and not field.low <= value <= field.high:
         raise fail(path, f"must be between {field.low} and {field.high}, not {value}")
@@ -135,7 +142,7 @@ def _value(path: str, value: Any, field: Field) -> None:
 
 def _object(path: str, value: Any, fields: dict[str, Field], *, extra: tuple[str, ...] = ()) -> None:
     if not isinstance(value, dict):
-        raise fail(path, f"must be an object, not {quoted(value)}")
+        raise fail(path, f"must be a set of named values, not {quoted(value)}")
     for name, field in fields.items():
         if name not in value:
             raise fail(path, f"needs {quoted(name)}", f"fields: {', '.join(fields)}")
@@ -183,7 +190,7 @@ def check(value: Any) -> None:
     """That ``value`` is a version-1 encounter; a RollbookError naming the path of the first
     problem otherwise."""
     if not isinstance(value, dict):
-        raise fail("encounter", "must be a JSON object", "start one with 'rollbook encounter start'")
+        raise fail("encounter", "is not an encounter", "start a new one")
     if value.get("encounter") != VERSION:
         raise fail("encounter.encounter", f"this engine reads encounter version {VERSION}, not {quoted(value.get('encounter'))}")
     rules = value.get("rules")
@@ -191,7 +198,7 @@ def check(value: Any) -> None:
         raise fail("encounter.rules", f"cannot be {quoted(rules)}", "opencore or cyno")
     for name in TOP_FIELDS:
         if name not in value:
-            raise fail("encounter", f"needs {quoted(name)}", "start one with 'rollbook encounter start'")
+            raise fail("encounter", f"needs {quoted(name)}", "start a new one")
     _object("encounter", value, _top_fields(rules), extra=("rulings", "order", "combatants", "log"))
     _object("encounter.rulings", value["rulings"],
             {name: Field("str", choices=options) for name, options in RULINGS[rules].items()})

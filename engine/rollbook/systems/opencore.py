@@ -155,7 +155,7 @@ def fortitude_dice(dice: int, fortitude: int) -> int:
     """Damage dice left after Fortitude: at least 1, unless Fortitude is at least twice the dice
     (then none; ruling opencore-fortitude-score)."""
     if fortitude < 0:
-        raise RollbookError(f"fortitude cannot be negative ({fortitude})")
+        raise RollbookError(f"fortitude cannot be negative ({fortitude})", fields=("fortitude",))
     if dice > 0 and fortitude >= 2 * dice:
         return 0
     return max(min(dice, 1), dice - fortitude)
@@ -329,7 +329,7 @@ def ability_modifier(score: int) -> int:
 
 
 def dex_modifier(dex: int, options: Options = DEFAULT) -> int:
-    check_range("DEX", dex, ABILITY_FLOOR, ABILITY_HIGH)
+    check_range("DEX", dex, ABILITY_FLOOR, ABILITY_HIGH, field="dex")
     return 0 if options.dex_modifier == "none" else ability_modifier(dex)
 
 
@@ -353,7 +353,7 @@ class Initiative:
 def individual_initiative(roll: int, dex: int, *, speed_factor: int = 0, armor_penalty: int = 0,
                           bide: bool = False, options: Options = DEFAULT) -> Initiative:
     """1d20 + DEX modifier + weapon speed factor + armor's initiative penalty (+20 after Bide)."""
-    check_range("the initiative roll", roll, 1, 20)
+    check_range("the initiative roll", roll, 1, 20, field="roll")
     if armor_penalty > 0:
         raise RollbookError(f"an armor penalty is zero or negative, not {armor_penalty}")
     mod = dex_modifier(dex, options)
@@ -521,9 +521,11 @@ def movement(*, feet: int | None = None, actions: int | None = None) -> Movement
     or the distance some actions cover."""
     step = int(action_value("Movement", "feet_per_action"))
     if feet is not None and actions is not None:
-        raise RollbookError("give the distance in feet or the number of actions, not both", hint="e.g. --feet 35")
+        raise RollbookError("give the distance in feet or the number of actions, not both", hint="such as 35 feet",
+                            fields=("feet", "actions"))
     if feet is None and actions is None:
-        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="e.g. --feet 35")
+        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="such as 35 feet",
+                            fields=("feet", "actions"))
     if feet is not None:
         check_range("the distance in feet", feet, 0, 10**9)
         needed = -(-feet // step)
@@ -540,9 +542,9 @@ def stun_defense_penalty() -> int:
 
 def effective_mental_power(power: int, magic_resistance: int) -> int:
     """mental power - magic resistance, never below 0 (ruling opencore-mental-power-threshold)."""
-    for name, value in (("a mental power's score", power), ("magic resistance", magic_resistance)):
+    for name, value, field in (("a mental power's score", power, "power"), ("magic resistance", magic_resistance, "resistance")):
         if value < 0:
-            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none", fields=(field,))
     return max(0, power - magic_resistance)
 
 
@@ -601,11 +603,11 @@ def apply_damage(damage: int, *, armor: int = 0, toughness: int = 0, hp: int, co
     then comes off armor, then Toughness, then Hit Points. Damage from something the character has
     a substance flaw against goes straight to Hit Points ("in special cases, like being hit with
     something the character has a substance flaw against")."""
-    for name, value in (("damage", damage), ("armor", armor), ("toughness", toughness),
-                        ("power protection", power_protection)):
+    for name, value, field in (("damage", damage, "damage"), ("armor", armor, "armor"), ("toughness", toughness, "toughness"),
+                               ("power protection", power_protection, "power_protection")):
         if value < 0:
-            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
-    check_range("CON", con, ABILITY_FLOOR, ABILITY_HIGH)
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none", fields=(field,))
+    check_range("CON", con, ABILITY_FLOOR, ABILITY_HIGH, field="con")
     if substance_flaw:
         to_power = to_armor = to_toughness = 0
     else:
@@ -662,9 +664,9 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
     kind = type.strip().lower()
     if kind not in CRITICAL_TYPES:
         raise RollbookError(f"unknown critical type {quoted(type)}", hint="one of: " + ", ".join(CRITICAL_TYPES))
-    check_range("the critical roll", die, 1, 100)
+    check_range("the critical roll", die, 1, 100, field="roll")
     if toughness < 0:
-        raise RollbookError(f"toughness cannot be negative ({toughness})")
+        raise RollbookError(f"toughness cannot be negative ({toughness})", fields=("toughness",))
     name = f"opencore.critical.{kind}"
     modifier = attack_roll_modifier(attack_roll)
     unclamped = die + modifier + toughness_modifier(toughness) + bonus
@@ -801,13 +803,13 @@ MOST_SUCCESS_DICE = 1000  # more dice than any table rolls for one check
 
 def success_count(rolls: tuple[int, ...], *, sides: int, at_least: int, needed: int = 1) -> SuccessCount:
     """Count the dice showing ``at_least`` or more; the check succeeds with ``needed`` of them."""
-    check_range("the die's sides", sides, 2, 1000)
-    check_range("the number of dice", len(rolls), 1, MOST_SUCCESS_DICE)
+    check_range("the die's sides", sides, 2, 1000, field="dice")
+    check_range("the number of dice", len(rolls), 1, MOST_SUCCESS_DICE, field="dice")
     check_range("the number needed", needed, 1, len(rolls),
-                hint="at most one success per die rolled")
-    check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}")
+                hint="at most one success per die rolled", field="needed")
+    check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}", field="at_least")
     for position, value in enumerate(rolls, 1):
-        check_range(f"die number {position}", value, 1, sides)
+        check_range(f"die number {position}", value, 1, sides, field="rolls")
     counted = SuccessCount(rolls, sides, at_least, needed, 0, False, Fraction(0)).counted
     successes = sum(counted)
     return SuccessCount(rolls, sides, at_least, needed, successes, successes >= needed,
