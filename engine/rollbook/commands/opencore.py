@@ -498,7 +498,7 @@ def _check_damage_roll(value: int, expression: str) -> None:
 
 @command("opencore weapon")
 def weapon(
-    name: Annotated[str, Arg("weapon class, e.g. Sword or 'Assault Rifle'", metavar="WEAPON")],
+    name: Annotated[str, Arg("weapon class, such as Sword or Assault Rifle", metavar="WEAPON")],
     *,
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons")] = None,

@@ -34,7 +34,7 @@ def find(enc: Encounter, who: str) -> Combatant:
     for combatant in enc["combatants"]:
         if combatant["id"] == who:
             return combatant
-    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one with 'encounter add'"
+    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one first"
     raise RollbookError(f"there is no combatant {quoted(who)}", hint=f"ids: {ids}")
 
 
