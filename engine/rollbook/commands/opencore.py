@@ -387,7 +387,8 @@ def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int,
                                           ("critical_bonus", critical_bonus != 0))
                  if value]
         if given:
-            raise RollbookError(f"{_words(given).capitalize()} apply the damage to the defender",
+            raise RollbookError(f"{_words(given).capitalize()} {'applies' if len(given) == 1 else 'apply'} the damage "
+                                "to the defender",
                                 hint="give the defender's HP and CON too", fields=("hp", *given))
         return table
     if con is None:
