@@ -237,12 +237,13 @@ def new(rules: RuleSet, initiative: str, rulings: dict[str, str]) -> Encounter:
     known = RULINGS[rules]
     for name, value in rulings.items():
         if name not in known:
-            raise RollbookError(f"{rules} has no ruling option {quoted(name)} (it belongs to the other rule set)",
-                                hint="options: " + ", ".join(known))
+            raise RollbookError("this ruling belongs to the other rule set", hint="leave it out",
+                                fields=(name,))
         if value not in known[name]:
-            raise RollbookError(f"ruling option {name} cannot be {quoted(value)}", hint="one of: " + ", ".join(known[name]))
+            raise RollbookError(f"choose one of: {', '.join(known[name])}, not {quoted(value)}", fields=(name,))
     if initiative not in INITIATIVE[rules]:
-        raise RollbookError(f"{rules} initiative cannot be {quoted(initiative)}", hint="one of: " + ", ".join(INITIATIVE[rules]))
+        raise RollbookError(f"this rule set's initiative cannot be {quoted(initiative)}",
+                            hint="one of: " + ", ".join(INITIATIVE[rules]), fields=("initiative",))
     return {"encounter": VERSION, "rules": rules, "initiative": initiative,
             "rulings": {name: rulings.get(name, options[0]) for name, options in known.items()},
             "round": 0, "turn": None, "order": [], "combatants": [], "log": [], "logged": 0}
