@@ -111,7 +111,7 @@ def test_a_name_without_a_value_blames_the_expression_and_the_names_value() -> N
 
 def test_checks_say_what_to_fix_without_flags() -> None:
     threatened = refusal("codex check", {"modifier": 5, "dc": 15, "take": "20"})
-    assert threatened["fields"] == ["safe", "take"]
+    assert threatened["fields"] == ["take", "safe"]
     assert "say so" in threatened["message"]
     assert_face_neutral(threatened["message"], "codex check")
     count = refusal("opencore successes", {"dice": "5d10", "at_least": 8, "rolls": [1, 2]})
@@ -195,7 +195,7 @@ def test_the_encounters_start_names_its_rulings_by_their_titles() -> None:
 
 def test_rulings_in_messages_are_named_by_their_titles() -> None:
     error = refusal("cyno strike", {"missile": True, "aim": 1})
-    assert error["fields"] == ["aim", "missile"]
+    assert error["fields"] == ["missile", "aim"]
     assert "“Missile strikes take no bonuses or penalties”" in error["message"]
     assert_face_neutral(error["message"], "cyno strike")
 
@@ -208,7 +208,7 @@ def test_rulings_in_messages_are_named_by_their_titles() -> None:
      "rollbook opencore attack: --attack-skill: needed: the attacker's combat skill, such as 40"),
     (["roll", "hello"], "rollbook roll: EXPR, --var HELLO=N: column 1: HELLO has no value (give HELLO a value, or leave it out)"),
     (["codex", "check", "--modifier", "5", "--dc", "15", "--take", "20"],
-     "rollbook codex check: --safe, --take: Distractions or threats"),
+     "rollbook codex check: --take, --safe: Distractions or threats"),
     (["cyno", "strike", "--roll", "15", "--damage", "2d"], "rollbook cyno strike: --damage: column 3: expected"),
 ])
 def test_the_cli_puts_the_flag_before_the_message(argv: list[str], line: str, capsys: pytest.CaptureFixture[str]) -> None:

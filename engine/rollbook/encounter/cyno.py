@@ -199,7 +199,7 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         if given:
             raise RollbookError("a missile volley's strike takes no bonuses or penalties and is its own kind of attack "
                                 f"({rulings.named('cyno-missile-modifiers')})", hint=f"leave out: {', '.join(given)}",
-                                fields=(*given, "volley"))
+                                fields=("volley", *given))
     if location_roll is not None:
         if not aim:
             raise RollbookError("only an aimed hit rolls for its location", hint="aim first, or leave it out",
