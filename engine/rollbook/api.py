@@ -90,7 +90,7 @@ def commands_schema() -> list[dict[str, Any]]:
             "random": cmd.random,
             "params": [
                 {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many, "keyed": p.keyed,
-                 "positional": p.positional, "default": p.default,
+                 "positional": p.positional, "default": p.default, "dice": p.dice,
                  "choices": list(p.choices) if p.choices else None, "help": p.help}
                 for p in cmd.params
             ],
