@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Literal
 
+from rollbook import rulings
 from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
@@ -39,6 +40,23 @@ def _for(enc: shape.Encounter, rules: shape.RuleSet, what: str) -> None:
         raise RollbookError(f"{what} is a rule of {RULE_SETS[rules]}; this encounter plays {RULE_SETS[enc['rules']]}")
 
 
+# Each ruling's choice in words, for the line that starts the encounter.
+READINGS = {
+    ("death_at", "negative-con"): "dead at minus CON", ("death_at", "zero"): "dead at 0 HP",
+    ("bloodloss_at", "end-of-round"): "bleeding lost at the end of the round",
+    ("bloodloss_at", "own-turn"): "bleeding lost on the bleeder's own turn",
+    ("rounds_count", "after-dealt"): "stun and unconsciousness count from the round after",
+    ("rounds_count", "dealt-round"): "stun and unconsciousness count the round dealt",
+    ("str_damage", "modifier"): "the Strength modifier added to damage", ("str_damage", "score"): "the Strength score added to damage",
+    ("dex_modifier", "centred"): "DEX in initiative as (DEX - 50) / 10", ("dex_modifier", "none"): "no DEX in initiative",
+    ("impossible_dodge", "costs-action"): "a dodge that cannot work still costs its action",
+    ("impossible_dodge", "free"): "a dodge that cannot work costs nothing",
+    ("failed_skilled_parry", "free"): "a failed skilled parry costs no action",
+    ("failed_skilled_parry", "action"): "a failed skilled parry costs an action",
+    ("aim_lines", "natural"): "aiming raises the total only", ("aim_lines", "aimed"): "aiming counts for the natural lines",
+}
+
+
 @command("encounter start", writes="encounter")
 def start(
     *,
@@ -62,9 +80,9 @@ def start(
               "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines}
     enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0],
                     {name: value for name, value in chosen.items() if value is not None})
-    shown = ", ".join(f"{k}={v}" for k, v in enc["rulings"].items())
+    shown = "; ".join(READINGS[name, value] for name, value in enc["rulings"].items())
     enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
-                                                               f"{enc['initiative']} initiative; rulings {shown})")])
+                                                               f"{enc['initiative']} initiative): {shown}")])
     return _answer(enc, events)
 
 
@@ -74,24 +92,32 @@ def add(
     *,
     name: Annotated[str, Arg("the combatant's name")],
     side: Annotated[str, Arg("the side it fights for, e.g. players or orcs (its first letter starts its id)")],
-    score: Annotated[dict[str, int], Arg("a number NAME=VALUE (repeat). opencore: con, dex, hp, attack_skill, "
-                                         "defense_skill, and optionally str, hp_max, armor, toughness, fortitude; "
-                                         "cyno: reflex, coordination, stress, actions, dp, and optionally dp_max, "
-                                         "weaponry_skill, hand_to_hand_skill", metavar="NAME=VALUE", flag="--score")],
+    score: Annotated[dict[str, int] | None, Arg("a number NAME=VALUE (repeat). opencore: con, dex, hp, attack_skill, "
+                                                "defense_skill, and optionally str, hp_max, armor, toughness, fortitude; "
+                                                "cyno: reflex, coordination, stress, actions, dp, and optionally dp_max, "
+                                                "weaponry_skill, hand_to_hand_skill", metavar="NAME=VALUE", flag="--score")] = None,
     id: Annotated[str | None, Arg("its id (default: the side's first letter and a number, e.g. o2)")] = None,
     weapon: Annotated[str | None, Arg("opencore: weapon class (default Hand to Hand); cyno: weapon damage dice, e.g. 2d6")] = None,
     armor_name: Annotated[str | None, Arg("opencore: armor worn, e.g. 'Chain Mail' (its damage rating unless --score armor=N)")] = None,
     weapon_level: Annotated[str, Arg("cyno: the weapon's damage-rating level ('' for DP, h, k, ...)")] = "",
     level: Annotated[str, Arg("cyno: the combatant's damage-rating level")] = "",
     static: Annotated[bool, Arg("cyno: the weapon does static damage points (SDP)")] = False,
+    typical: Annotated[bool, Arg("opencore: the scores not given are a typical combatant's "
+                                 "(ruling opencore-typical-combatant)")] = False,
 ) -> Result:
-    """Add a combatant with its scores."""
+    """Add a combatant with its scores; a second of the same name is numbered (Goblin 2)."""
     enc = shape.checked(encounter)
+    score = score or {}
+    name = turns.numbered(enc, name)
+    typical_note = ""
     if enc["rules"] == "opencore":
         _refuse(level or weapon_level or static, "--level, --weapon-level and --static are Cyno's damage rating")
+        if typical:
+            score, typical_note = opencore.typical(score)
         new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
                                  weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
     else:
+        _refuse(typical, "a typical combatant is an OpenCore ruling")
         _refuse(armor_name, "--armor-name is OpenCore's armor; Cyno's damage rating is --level")
         if weapon is None:
             raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="add --weapon 2d6")
@@ -102,7 +128,15 @@ def add(
         zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
         note = "".join(f"; {code} 0: {why}" + (" (the GM says which)" if why != "dead" else "")
                        for code, why in zero.items())
-    return _answer(*turns.add(enc, new, note))
+    return _answer(*turns.add(enc, new, typical_note + note))
+
+
+@command("encounter typical")
+def typical_scores() -> Result:
+    """OpenCore: the scores a combatant added as typical takes where none is given (the page shows them)."""
+    ruling = rulings.get(opencore.TYPICAL_RULING)
+    return {"scores": dict(opencore.TYPICAL), "ruling": {"id": ruling.id, "title": ruling.title},
+            "text": f"{ruling.title}: " + ", ".join(opencore.score_words(opencore.TYPICAL))}
 
 
 def _refuse(given: Any, why: str) -> None:
