@@ -135,8 +135,9 @@ def add(
 def typical_scores() -> Result:
     """OpenCore: the scores a combatant added as typical takes where none is given (the page shows them)."""
     ruling = rulings.get(opencore.TYPICAL_RULING)
-    return {"scores": dict(opencore.TYPICAL), "ruling": {"id": ruling.id, "title": ruling.title},
-            "text": f"{ruling.title}: " + ", ".join(opencore.score_words(opencore.TYPICAL))}
+    words = ", ".join(opencore.score_words(opencore.TYPICAL))
+    return {"scores": dict(opencore.TYPICAL), "words": words, "ruling": {"id": ruling.id, "title": ruling.title},
+            "text": f"{ruling.title}: {words}"}
 
 
 def _refuse(given: Any, why: str) -> None:

@@ -277,6 +277,8 @@ def round_ends(enc: Encounter) -> list[Event]:
         for c in enc["combatants"]:
             events += bleed(enc, c)
     events += turns.count_down(enc, enc["rulings"]["rounds_count"])
+    for c in enc["combatants"]:  # the next round's action is still to take
+        c["acted"] = False
     return events + turns.end_at_round_end(enc)
 
 

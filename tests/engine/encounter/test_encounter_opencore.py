@@ -314,3 +314,11 @@ def test_a_second_combatant_of_the_same_name_is_numbered():
         enc = step(enc, "add", name="Goblin", side="foes", typical=True)
     enc = step(enc, "add", name="Goblin 2", side="foes", typical=True)
     assert [c["name"] for c in enc["combatants"]] == ["Goblin", "Goblin 2", "Goblin 3", "Goblin 4"]
+
+
+def test_nobody_has_acted_when_a_new_round_begins():
+    enc = step(opencore_fight(), "next", roll={"p1": 20, "o1": 1})
+    enc = step(enc, "action", who="p1", action="bide")
+    assert who(enc, "p1")["acted"]
+    enc = step(step(enc, "next"), "next", seed=1)  # the orc's turn, then round 2
+    assert enc["round"] == 2 and not any(c["acted"] for c in enc["combatants"])

@@ -1,80 +1,137 @@
-// Adding a combatant: a kept character (its scores and the HP the engine works out) or one typed
-// here (`encounter add`).
+// Adding combatants: in one tap a kept character (its abilities and the HP the engine works out
+// for it), a foe template the GM kept, or a typical foe; or one typed here. Scores not given come
+// from the engine's ruling for a typical combatant (shown beside the buttons, by its title); a
+// second of the same name is numbered by the engine (Goblin 2). The typed form starts blank for
+// every combatant: nothing of the last one is carried into the next.
 
 import { ask } from "../../engine.js";
 import { html, nothing } from "../../element.js";
-import { kept } from "../../session.js";
+import { newId } from "../../kept.js";
+import { kept, SITE_ROOT } from "../../session.js";
 import { given, typed } from "../../tool.js";
 import { scoresText } from "../inline-roll.js";
 import { input, select } from "./fields.js";
 
 export const ADD_BLANK = {
-  from: "", name: "", side: "foes", hp: "", con: "", dex: "", str: "", attack_skill: "", defense_skill: "",
+  name: "", side: "foes", hp: "", con: "", dex: "", str: "", attack_skill: "", defense_skill: "",
   toughness: "", weapon: "Hand to Hand", armor_name: "", reflex: "", coordination: "", stress: "", actions: "",
-  dp: "", cyno_weapon: "1d6", weaponry_skill: "",
+  dp: "", cyno_weapon: "1d6", weaponry_skill: "", template: false,
 };
 
-export async function addCombatant(t, event) {
-  event.preventDefault();
+const OPENCORE_FIELDS = [["hp", "HP"], ["con", "CON"], ["dex", "DEX"], ["str", "STR"], ["attack_skill", "Attack skill"],
+  ["defense_skill", "Defense skill"], ["toughness", "Toughness"]];
+const CYNO_FIELDS = [["reflex", "Reflex"], ["coordination", "Coordination"], ["stress", "Stress"], ["actions", "Actions"],
+  ["dp", "DP"], ["weaponry_skill", "Weaponry skill %"]];
+
+/** `encounter add` for a combatant the page describes; scores not given are the typical ones (OpenCore). */
+function join(t, args, title) {
+  const typical = t.current().rules === "opencore" ? true : undefined;
+  return t.run("encounter add", { ...args, typical }, { title });
+}
+
+/** A kept character joins in one tap: its abilities, the HP its sheet gives, the typical skills. */
+async function addCharacter(t, character) {
+  const sheet = await ask({ command: "opencore character", args: { scores: scoresText(character.scores), hp_roll: character.hp_roll } });
+  if (!sheet.ok) {
+    t.problem = sheet.error.message;
+    return t.update();
+  }
+  const { CON: con, DEX: dex, STR: str } = character.scores;
+  return join(t, { name: character.name, side: "players", score: { hp: sheet.result.hp, con, dex, str } }, `${character.name} joins`);
+}
+
+/** What `encounter add` takes to add this combatant again, fresh (`full`: its armor and Toughness when added). */
+export function addArgs(enc, c, full) {
+  if (enc.rules === "cyno") {
+    return { name: c.name, side: c.side, weapon: c.weapon_damage, weapon_level: c.weapon_level, level: c.level, static: c.static || undefined,
+      score: given({ reflex: c.reflex, coordination: c.coordination, stress: c.stress, actions: c.actions, dp: c.dp_max,
+        weaponry_skill: c.weaponry_skill ?? undefined, hand_to_hand_skill: c.hand_to_hand_skill ?? undefined }) };
+  }
+  const most = full ?? { armor: c.armor, toughness: c.toughness };
+  return { name: c.name, side: c.side, weapon: c.weapon, armor_name: c.armor_name ?? undefined,
+    score: given({ hp: c.hp_max, con: c.con, dex: c.dex, str: c.str ?? undefined, attack_skill: c.attack_skill,
+      defense_skill: c.defense_skill, toughness: most.toughness, armor: most.armor, fortitude: c.fortitude }) };
+}
+
+/** Another like this one: the same values, fresh, numbered by the engine. */
+export function addAnother(t, c) {
   const fight = kept.encounter;
-  const v = t.add;
-  let name = v.name.trim();
-  let score;
-  if (fight.current.rules === "cyno") {
-    score = given({ reflex: typed(v.reflex), coordination: typed(v.coordination), stress: typed(v.stress), actions: typed(v.actions), dp: typed(v.dp), weaponry_skill: typed(v.weaponry_skill) });
-    const result = await t.run("encounter add", { name, side: v.side.trim(), weapon: v.cyno_weapon.trim(), score }, { title: `${name || "A combatant"} joins` });
-    if (result) t.add = { ...t.add, name: "" };
-    return;
+  return join(t, addArgs(fight.current, c, fight.full[c.id]), `Another ${c.name} joins`);
+}
+
+/** Keep a combatant's values as a foe template (added later in one tap). */
+export function keepAsFoe(t, args) {
+  const { name, side, weapon = null, armor_name = null, score } = args;
+  try {
+    kept.saveFoe({ id: newId(), name, rules: t.current().rules, side, weapon, armor_name, score, created: new Date().toISOString() });
+    t.said = `${name} kept as a foe: one tap adds it to any encounter.`;
+  } catch (error) {
+    t.problem = `Not kept: ${error.message}`;
   }
-  score = given({ hp: typed(v.hp), con: typed(v.con), dex: typed(v.dex), str: typed(v.str), attack_skill: typed(v.attack_skill), defense_skill: typed(v.defense_skill), toughness: typed(v.toughness) });
-  if (v.from) {
-    const character = kept.characters.find((c) => c.id === v.from);
-    if (!character) return;
-    const sheet = await ask({ command: "opencore character", args: { scores: scoresText(character.scores), hp_roll: character.hp_roll } });
-    if (!sheet.ok) {
-      t.problem = sheet.error.message;
-      return t.update();
-    }
-    name = character.name;
-    score = { ...score, hp: sheet.result.hp, con: character.scores.CON, dex: character.scores.DEX, str: character.scores.STR };
-  }
-  const result = await t.run("encounter add", {
-    name, side: v.side.trim(), weapon: v.weapon || undefined, armor_name: v.armor_name || undefined, score,
-  }, { title: `${name || "A combatant"} joins` });
-  if (result) t.add = { ...t.add, name: "", from: "" };
   t.update();
+}
+
+async function addTyped(t, event) {
+  event.preventDefault();
+  const v = t.add;
+  const cyno = t.current().rules === "cyno";
+  const score = given(Object.fromEntries((cyno ? CYNO_FIELDS : OPENCORE_FIELDS).map(([name]) => [name, typed(v[name])])));
+  const name = v.name.trim();
+  const args = cyno ? { name, side: v.side.trim(), weapon: v.cyno_weapon.trim(), score }
+    : { name, side: v.side.trim(), weapon: v.weapon || undefined, armor_name: v.armor_name || undefined, score };
+  const done = await join(t, args, `${name || "A combatant"} joins`);
+  if (!done) return;
+  if (v.template) keepAsFoe(t, args);
+  t.add = { ...ADD_BLANK };
+  t.update();
+}
+
+function quickView(t, enc) {
+  const opencore = enc.rules === "opencore";
+  const characters = opencore ? kept.characters : [];
+  const foes = kept.foes.filter((f) => f.rules === enc.rules);
+  const ruling = t.typical?.ruling;
+  return html`<div class="rollbook-encounter__quick">
+    <p class="rollbook-encounter__hint">One tap adds:</p>
+    <ul class="rollbook-encounter__picks" aria-label="Add in one tap">
+      ${characters.map((c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
+      ${foes.map((f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
+        @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score }, `${f.name} joins`)}>${f.name}</button>
+        <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
+          @click=${() => { const back = kept.deleteFoe(f.id); t.forgotten = { name: f.name, back }; t.update(); }}>×</button></li>`)}
+      ${opencore ? html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" }, "A typical foe joins")}>A typical foe</button></li>` : nothing}
+    </ul>
+    ${t.forgotten ? html`<p class="rollbook-done">${t.forgotten.name} forgotten.
+      <button type="button" class="md-button" @click=${() => { t.forgotten.back(); t.forgotten = null; t.update(); }}>Undo</button></p>` : nothing}
+    ${opencore && ruling ? html`<p class="rollbook-field__help" id="rollbook-enc-typical">Scores not given (a kept character's skills, a typical foe's, a field left blank) follow the ruling
+      <a href=${new URL(`rulings/#${ruling.id}`, SITE_ROOT).href}>${ruling.title}</a>: ${t.typical.words}.</p>` : nothing}
+  </div>`;
 }
 
 export function addView(t, enc) {
   const v = t.add;
   const set = (name) => (value) => { t.add = { ...t.add, [name]: value }; t.update(); };
-  const id = (name) => `rollbook-enc-add-${name}`;
+  const id = (name) => `rollbook-enc-add-${name.replaceAll("_", "-")}`;
   const opencore = enc.rules === "opencore";
-  const fromCharacter = opencore && v.from;
-  return html`<details class="rollbook-encounter__add" ?open=${enc.combatants.length < 2}>
+  const typical = t.typical?.scores ?? {};
+  const numbers = (fields) => fields.map(([name, label]) => input(id(name), label, v[name], set(name),
+    { placeholder: typical[name] ?? (name === "toughness" ? "0" : name === "weaponry_skill" ? "none" : nothing) }));
+  return html`<details class="rollbook-encounter__add" ?open=${enc.round === 0}>
     <summary>Add a combatant</summary>
-    <form @submit=${(e) => addCombatant(t, e)}>
+    ${quickView(t, enc)}
+    <form @submit=${(e) => addTyped(t, e)} aria-label="A combatant typed here">
+      <h3 class="rollbook-encounter__hint">Or type one in</h3>
       <div class="rollbook-fields">
-        ${opencore && kept.characters.length ? select(id("from"), "From", v.from, [["", "Typed here"], ...kept.characters.map((c) => [c.id, `Kept: ${c.name}`])], set("from")) : nothing}
-        ${fromCharacter ? nothing : input(id("name"), "Name", v.name, set("name"), { numeric: false })}
+        ${input(id("name"), "Name", v.name, set("name"), { numeric: false })}
         ${input(id("side"), "Side", v.side, set("side"), { numeric: false })}
-        ${opencore ? html`
-          ${fromCharacter ? nothing : html`${input(id("hp"), "HP", v.hp, set("hp"))}${input(id("con"), "CON", v.con, set("con"))}
-            ${input(id("dex"), "DEX", v.dex, set("dex"))}${input(id("str"), "STR", v.str, set("str"))}`}
-          ${input(id("attack"), "Attack skill", v.attack_skill, set("attack_skill"))}
-          ${input(id("defense"), "Defense skill", v.defense_skill, set("defense_skill"))}
-          ${input(id("toughness"), "Toughness", v.toughness, set("toughness"), { placeholder: "0" })}
-          ${select(id("weapon"), "Weapon", v.weapon, t.weapons.map((w) => [w, w]), set("weapon"))}
-          ${select(id("armor"), "Armor", v.armor_name, [["", "None"], ...t.armors.map((a) => [a, a])], set("armor_name"))}`
-        : html`
-          ${input(id("reflex"), "Reflex", v.reflex, set("reflex"))}
-          ${input(id("coordination"), "Coordination", v.coordination, set("coordination"))}
-          ${input(id("stress"), "Stress", v.stress, set("stress"))}
-          ${input(id("actions"), "Actions", v.actions, set("actions"))}
-          ${input(id("dp"), "DP", v.dp, set("dp"))}
-          ${input(id("weapon-dice"), "Weapon damage", v.cyno_weapon, set("cyno_weapon"), { numeric: false })}
-          ${input(id("weaponry"), "Weaponry skill %", v.weaponry_skill, set("weaponry_skill"), { placeholder: "none" })}`}
+        ${opencore ? html`${numbers(OPENCORE_FIELDS)}
+          ${select(id("weapon"), "Weapon", v.weapon, t.weapons.map((w) => [w, w]), set("weapon"), { wide: true })}
+          ${select(id("armor"), "Armor", v.armor_name, [["", "None"], ...t.armors.map((a) => [a, a])], set("armor_name"), { wide: true })}`
+        : html`${numbers(CYNO_FIELDS)}
+          ${input(id("weapon-dice"), "Weapon damage", v.cyno_weapon, set("cyno_weapon"), { numeric: false })}`}
       </div>
+      <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("template")} .checked=${v.template}
+        @change=${(e) => set("template")(e.target.checked)}> Also keep it as a foe (one tap adds it next time)</label></div>
       <button type="submit" class="md-button md-button--primary rollbook-tool__go">Add to the encounter</button>
     </form>
   </details>`;

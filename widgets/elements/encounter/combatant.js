@@ -3,7 +3,9 @@
 
 import { html, nothing } from "../../element.js";
 import { typed } from "../../tool.js";
+import { kept } from "../../session.js";
 import { actionsView } from "./actions.js";
+import { addAnother, addArgs, keepAsFoe } from "./add.js";
 import { input, select } from "./fields.js";
 
 const CRITICAL_TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
@@ -146,6 +148,10 @@ function editView(t, enc, c, status) {
       ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
         @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effect.kind} ended` })}>End ${status?.effects[index] ?? effect.kind}</button></li>`)}
     </ul>` : nothing}
+    <div class="rollbook-row">
+      <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
+      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]))}>Keep as a foe</button>
+    </div>
     <button type="button" class="md-button rollbook-combatant__remove" @click=${() => editStep(t, c, "remove")}>Remove ${c.name}</button>
   </details>`;
 }

@@ -38,6 +38,8 @@ class EncounterTracker extends RollbookElement {
     this.targets = {}; // attacker id -> chosen target id
     this.weapons = [];
     this.armors = [];
+    this.typical = null; // the engine's typical combatant (ruling opencore-typical-combatant)
+    this.forgotten = null; // a foe template just forgotten: {name, back}
     const { values } = readQuery({ seed: "int" }, location.search);
     this.seed = values.seed ?? null; // ?seed=N: a seeded encounter (for a demonstration, a test)
     this.shown = null; // the encounter the status was asked for
@@ -53,6 +55,9 @@ class EncounterTracker extends RollbookElement {
     ]);
     this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
     this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
+    // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
+    const typical = await ask({ command: "encounter typical", args: {} });
+    this.typical = typical.ok ? typical.result : null;
     // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
     const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
     this.conditions = charts.flat().filter((row) => row.id);
