@@ -64,3 +64,8 @@ def get(ruling_id: str) -> Ruling:
     if ruling_id not in rulings:
         raise RollbookError(f"there is no ruling {ruling_id!r}", hint="one of: " + ", ".join(rulings))
     return rulings[ruling_id]
+
+
+def named(ruling_id: str) -> str:
+    """A ruling as a player reads it in a message: by its title, not its id."""
+    return f"the ruling “{get(ruling_id).title}”"

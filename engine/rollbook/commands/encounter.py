@@ -14,7 +14,7 @@ from rollbook import rulings
 from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import RULE_SETS
 from rollbook.systems import opencore as oc_system
 
@@ -150,7 +150,7 @@ def _scores(given: dict[str, int], known: dict[str, bool]) -> dict[str, int]:
     scores = {name.lower(): value for name, value in given.items()}
     unknown = sorted(set(scores) - set(known))
     if unknown:
-        raise RollbookError(f"unknown score {unknown[0]!r}", hint="scores: " + ", ".join(known))
+        raise RollbookError(f"unknown score {quoted(unknown[0])}", hint="scores: " + ", ".join(known))
     missing = [name for name, required in known.items() if required and name not in scores]
     if missing:
         raise RollbookError(f"the combatant needs {', '.join(missing)}", hint="add --score " + " --score ".join(f"{m}=N" for m in missing))
