@@ -20,7 +20,7 @@ export async function attack(t, attacker, target) {
   const b = fight.combatants.find((c) => c.id === target);
   const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target };
   const done = await t.run(cyno ? "encounter strike" : "encounter attack", args,
-    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}` });
+    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}` });
   if (!done) return;
   // Into the roll log: what was rolled, the HP (DP) it cost the target, the engine's words.
   const lost = done.result.events.filter((e) => e.who === target).reduce((sum, e) => sum - (e.hp ?? e.dp ?? 0), 0);
@@ -44,7 +44,11 @@ function strikeArgs(t, attacker, target) {
            rocket: e.fired === "rocket" || undefined, volley: volley ? typed(e.volley) ?? 0 : undefined };
 }
 
-function strikeOptions(t, c) {
+/** The acting combatant's fields as the engine's steps name them, with their labels, in the form's order. */
+const ACT_FIELDS = [["target", "Target"], ["defense", "Target's defense"], ["fired", "What is fired"], ["volley", "Missiles in the volley"],
+  ["aim", "Actions spent aiming"], ["conditions", "Bonuses and penalties"], ["after", "Target"]];
+
+function strikeOptions(t, c, problem) {
   const e = t.edit(c.id);
   const id = (name) => `rollbook-enc-${c.id}-${name}`;
   const chosen = new Set(e.conditions);
@@ -61,9 +65,9 @@ function strikeOptions(t, c) {
   return html`<details class="rollbook-combatant__edit">
     <summary>Strike options${chosenCount ? ` (${chosenCount})` : ""}</summary>
     <div class="rollbook-fields">
-      ${select(id("fired"), "What is fired", e.fired, FIRED, (v) => { e.fired = v; t.update(); }, { wide: true })}
-      ${volley ? input(id("volley"), "Missiles in the volley", e.volley, (v) => { e.volley = v; t.update(); })
-               : input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; t.update(); })}
+      ${select(id("fired"), "What is fired", e.fired, FIRED, (v) => { e.fired = v; t.update(); }, { wide: true, problem: problem.of("fired") })}
+      ${volley ? input(id("volley"), "Missiles in the volley", e.volley, (v) => { e.volley = v; t.update(); }, { problem: problem.of("volley") })
+               : input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; t.update(); }, { problem: problem.of("aim") })}
     </div>
     ${volley ? nothing : html`<div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("ranged")} .checked=${e.ranged}
       @change=${(ev) => { e.ranged = ev.target.checked; t.update(); }}> Not hand-to-hand (cannot be dodged)</label></div>`}
@@ -72,6 +76,7 @@ function strikeOptions(t, c) {
     ${volley ? nothing : html`<fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
       ${(t.conditions ?? []).map((row) => html`<label><input type="checkbox" value=${row.id} .checked=${chosen.has(row.id)}
         @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
+      ${problem.of("conditions") ? html`<p class="rollbook-problem" role="alert" tabindex="-1">Bonuses and penalties: ${problem.of("conditions")}</p>` : nothing}
     </fieldset>`}
   </details>`;
 }
@@ -85,19 +90,23 @@ export function actionsView(t, enc, c) {
   const target = others.find((o) => o.id === chosen);
   const cyno = enc.rules === "cyno";
   const e = t.edit(c.id);
+  const form = `act-${c.id}`;
+  const problem = t.problemFor(form, ACT_FIELDS.filter(([arg]) => cyno || ["target", "after"].includes(arg)));
+  const targetProblem = problem.of("target") ?? problem.of("after");
   return html`<div class="rollbook-combatant__act">
     <div class="rollbook-fields">
-      ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); })}
-      ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }) : nothing}
+      ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { problem: targetProblem })}
+      ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { problem: problem.of("defense") }) : nothing}
     </div>
-    ${cyno ? strikeOptions(t, c) : nothing}
+    ${cyno ? strikeOptions(t, c, problem) : nothing}
+    ${problem.line}
     <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
       @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
     ${cyno ? html`<div class="rollbook-row">
-      <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves` })}>Hold back until ${target.name} moves</button>
+      <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves`, form })}>Hold back until ${target.name} moves</button>
     </div>` : html`<div class="rollbook-row">
-      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action` })}>Defense action</button>
-      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides` })}>Bide</button>
+      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action`, form })}>Defense action</button>
+      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides`, form })}>Bide</button>
     </div>`}
   </div>`;
 }

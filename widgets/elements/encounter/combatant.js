@@ -85,7 +85,7 @@ export function combatantView(t, fight, c, active) {
   return html`<li class=${`rollbook-combatant${active ? " rollbook-combatant--active" : ""}${down ? " rollbook-combatant--down" : ""}`}
       aria-current=${active ? "true" : "false"} aria-labelledby=${titleId} data-id=${c.id}>
     <h3 class="rollbook-combatant__name" id=${titleId}>${c.name}
-      <span class="rollbook-combatant__side">${c.side} · ${c.id}${active ? " · acting" : ""}</span></h3>
+      <span class="rollbook-combatant__side">${c.side}${active ? " · acting" : ""}</span></h3>
     ${statusLine(enc, c, status)}
     ${bars(enc, c, fight.full[c.id])}
     ${badges(status)}
@@ -94,22 +94,31 @@ export function combatantView(t, fight, c, active) {
   </li>`;
 }
 
+/** The edit form's fields as the engine's steps name them, with their labels, in the form's order. */
+function editFields(enc, e) {
+  return [["amount", enc.rules === "opencore" ? "Damage or HP" : "Damage or DP"], ["critical_type", "Critical table"], ["kind", "Effect"],
+    ["rounds", e.kind === "note" ? "Rounds (blank: until ended)" : "Rounds"], ["hp_per_round", "HP a round"], ["location", "Location"],
+    ["skill_penalty", "Skill penalty"], ["defense_penalty", "Defense penalty"], ["text", "Note"]];
+}
+
 function editStep(t, c, action) {
   const e = t.edit(c.id);
   const opencore = t.current().rules === "opencore";
+  const form = `edit-${c.id}`;
   if (action === "damage") {
-    return t.run("encounter damage", { target: c.id, amount: typed(e.amount), critical_type: opencore ? e.critical_type || undefined : undefined }, { rolls: opencore, title: `${c.name} takes damage` });
+    return t.run("encounter damage", { target: c.id, amount: typed(e.amount), critical_type: opencore ? e.critical_type || undefined : undefined },
+      { rolls: opencore, title: `${c.name} takes damage`, form, blame: "amount" });
   }
-  if (action === "heal") return t.run("encounter heal", { target: c.id, amount: typed(e.amount) }, { title: `${c.name} is healed` });
-  if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized` });
-  if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter` });
+  if (action === "heal") return t.run("encounter heal", { target: c.id, amount: typed(e.amount) }, { title: `${c.name} is healed`, form, blame: "amount" });
+  if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized`, form });
+  if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter`, form });
   if (action === "effect") {
     const extra = {
       stun: { rounds: typed(e.rounds) }, unconscious: { rounds: typed(e.rounds) }, bloodloss: { hp_per_round: typed(e.hp_per_round) },
       location: { location: e.location, skill_penalty: typed(e.skill_penalty) }, stumble: { defense_penalty: typed(e.defense_penalty) },
       "dropped-weapon": {}, note: { text: e.text.trim(), rounds: typed(e.rounds) },
     }[e.kind];
-    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${e.kind} added` });
+    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${e.kind} added`, form });
   }
   return null;
 }
@@ -121,36 +130,41 @@ function editView(t, enc, c, status) {
   const opencore = enc.rules === "opencore";
   const k = e.kind;
   const rounds = k === "stun" || k === "unconscious" || k === "note";
+  const form = `edit-${c.id}`;
+  const labels = Object.fromEntries(editFields(enc, e));
+  const problem = t.problemFor(form, editFields(enc, e).filter(([arg]) => arg !== "rounds" || rounds));
+  const number = (arg, name = arg) => input(id(name.replaceAll("_", "-")), labels[arg], e[arg], set(arg), { problem: problem.of(arg) });
   return html`<details class="rollbook-combatant__edit">
     <summary>Edit ${c.name}</summary>
     <div class="rollbook-fields">
-      ${input(id("amount"), opencore ? "Damage or HP" : "Damage or DP", e.amount, set("amount"))}
-      ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type")) : nothing}
+      ${number("amount")}
+      ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type"), { problem: problem.of("critical_type") }) : nothing}
     </div>
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => editStep(t, c, "damage")}>Damage</button>
       <button type="button" class="md-button" @click=${() => editStep(t, c, "heal")}>Heal</button>
       ${opencore && status?.bleeding ? html`<button type="button" class="md-button" @click=${() => editStep(t, c, "stabilize")}>Stabilize</button>` : nothing}
       ${opencore ? nothing : html`<button type="button" class="md-button"
-        @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart` })}>Surprised? Roll the chart</button>`}
+        @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart`, form })}>Surprised? Roll the chart</button>`}
     </div>
     <div class="rollbook-fields">
-      ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"))}
-      ${rounds ? input(id("rounds"), k === "note" ? "Rounds (blank: until ended)" : "Rounds", e.rounds, set("rounds")) : nothing}
-      ${k === "bloodloss" ? input(id("hp-per-round"), "HP a round", e.hp_per_round, set("hp_per_round")) : nothing}
-      ${k === "location" ? select(id("location"), "Location", e.location, LOCATIONS.map((x) => [x, x]), set("location")) : nothing}
-      ${k === "location" ? input(id("skill-penalty"), "Skill penalty", e.skill_penalty, set("skill_penalty")) : nothing}
-      ${k === "stumble" ? input(id("defense-penalty"), "Defense penalty", e.defense_penalty, set("defense_penalty")) : nothing}
-      ${k === "note" ? input(id("text"), "Note", e.text, set("text"), { numeric: false }) : nothing}
+      ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"), { problem: problem.of("kind") })}
+      ${rounds ? number("rounds") : nothing}
+      ${k === "bloodloss" ? number("hp_per_round") : nothing}
+      ${k === "location" ? select(id("location"), "Location", e.location, LOCATIONS.map((x) => [x, x]), set("location"), { problem: problem.of("location") }) : nothing}
+      ${k === "location" ? number("skill_penalty") : nothing}
+      ${k === "stumble" ? number("defense_penalty") : nothing}
+      ${k === "note" ? input(id("text"), "Note", e.text, set("text"), { numeric: false, problem: problem.of("text") }) : nothing}
     </div>
+    ${problem.line}
     <button type="button" class="md-button" @click=${() => editStep(t, c, "effect")}>Add the effect</button>
     ${c.effects.length ? html`<ul class="rollbook-combatant__effects" aria-label=${`End an effect of ${c.name}`}>
       ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
-        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effect.kind} ended` })}>End ${status?.effects[index] ?? effect.kind}</button></li>`)}
+        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effect.kind} ended`, form })}>End ${status?.effects[index] ?? effect.kind}</button></li>`)}
     </ul>` : nothing}
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
-      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]))}>Keep as a foe</button>
+      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep as a foe</button>
     </div>
     <button type="button" class="md-button rollbook-combatant__remove" @click=${() => editStep(t, c, "remove")}>Remove ${c.name}</button>
   </details>`;

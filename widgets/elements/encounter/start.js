@@ -42,10 +42,7 @@ export async function begin(t, event) {
   t.update();
   const answer = await ask({ command: "encounter start", args });
   t.busy = false;
-  if (!answer.ok) {
-    t.problem = answer.error.message;
-    return t.update();
-  }
+  if (!answer.ok) return t.refused("start", answer.error);
   t.ended = null;
   t.problem = null;
   t.shown = answer.result.encounter;
@@ -60,6 +57,7 @@ export async function begin(t, event) {
 export function startView(t) {
   const s = t.start;
   const set = (name) => (value) => { t.start = name === "rules" ? { ...startValues(value) } : { ...s, [name]: value }; t.update(); };
+  const problem = t.problemFor("start", [["rules", "Rules"], ...START_CHOICES[s.rules].map((c) => [c.name, c.label])]);
   return html`
     ${t.ended ? html`<div class="rollbook-row"><p class="rollbook-done">Encounter ended.</p>
       <button type="button" class="md-button" @click=${() => t.bringBack()}>Bring it back</button></div>` : nothing}
@@ -67,10 +65,11 @@ export function startView(t) {
       <h2>Start an encounter</h2>
       ${t.seed !== null ? html`<p class="rollbook-answer__shared">Seeded (seed ${t.seed}): the same steps roll the same dice on any device.</p>` : nothing}
       <div class="rollbook-fields">
-        ${select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"), { wide: true })}
-        ${START_CHOICES[s.rules].map((c) => select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name), { ruling: c.ruling, wide: true }))}
+        ${select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"), { wide: true, problem: problem.of("rules") })}
+        ${START_CHOICES[s.rules].map((c) => select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name),
+          { ruling: c.ruling, titles: t.rulingTitles, wide: true, problem: problem.of(c.name) }))}
       </div>
-      ${t.problemView()}
+      ${problem.line}
       <button type="submit" class="md-button md-button--primary rollbook-tool__go">Start the encounter</button>
     </form>`;
 }

@@ -21,15 +21,16 @@ import { kept } from "../../session.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
+import { blamedField, rulingLink } from "./fields.js";
 import { logView, stepView } from "./log.js";
-import { RULES, startValues, startView } from "./start.js";
+import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
 class EncounterTracker extends RollbookElement {
   connected() {
     this.status = new Map(); // id -> the engine's status for the state shown
     this.step = null; // the last step: {title, events}
     this.said = ""; // the polite live region's text
-    this.problem = null; // the engine's (or the store's) refusal of the last step
+    this.problem = null; // the last step's refusal: {form, message, fields} (form null: the page's own)
     this.busy = false;
     this.ended = null; // after "End encounter": the function that brings it back
     this.start = startValues();
@@ -39,6 +40,7 @@ class EncounterTracker extends RollbookElement {
     this.weapons = [];
     this.armors = [];
     this.typical = null; // the engine's typical combatant (ruling opencore-typical-combatant)
+    this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
     this.forgotten = null; // a foe template just forgotten: {name, back}
     const { values } = readQuery({ seed: "int" }, location.search);
     this.seed = values.seed ?? null; // ?seed=N: a seeded encounter (for a demonstration, a test)
@@ -58,6 +60,8 @@ class EncounterTracker extends RollbookElement {
     // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
     const typical = await ask({ command: "encounter typical", args: {} });
     this.typical = typical.ok ? typical.result : null;
+    const rulings = await ask({ command: "rulings", args: {} });
+    this.rulingTitles = new Map(rulings.ok ? rulings.result.rulings.map((r) => [r.id, r.title]) : []);
     // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
     const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
     this.conditions = charts.flat().filter((row) => row.id);
@@ -76,7 +80,7 @@ class EncounterTracker extends RollbookElement {
     const answer = await ask({ command: "encounter show", args: { encounter: fight.current } });
     if (kept.encounter?.current !== fight.current) return;
     if (answer.ok) this.statusFrom(answer.result.status);
-    else this.problem = `The kept encounter was refused: ${answer.error.message}`;
+    else this.refused(null, { message: `The kept encounter was refused: ${answer.error.message}` });
     this.said ||= answer.ok ? answer.result.text : "";
     this.update();
   }
@@ -99,7 +103,7 @@ class EncounterTracker extends RollbookElement {
 
   /** One step: ask `command` with the current encounter; keep the answer's encounter and the
    *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
-  async run(command, args, { rolls = false, title = null } = {}) {
+  async run(command, args, { rolls = false, title = null, form = null, blame = null } = {}) {
     const fight = kept.encounter;
     if (this.busy || !fight) return null;
     this.busy = true;
@@ -109,8 +113,8 @@ class EncounterTracker extends RollbookElement {
     const answer = await ask({ command, args: { encounter: fight.current, ...given(args), ...(rolls ? { seed } : {}) } });
     this.busy = false;
     if (!answer.ok) {
-      this.problem = answer.error.message;
-      this.update();
+      // `blame`: the field a refusal naming none is about (the form's one number, e.g. an amount)
+      this.refused(form, answer.error.fields?.length || !blame ? answer.error : { ...answer.error, fields: [blame] });
       return null;
     }
     const result = answer.result;
@@ -141,10 +145,36 @@ class EncounterTracker extends RollbookElement {
       kept.saveEncounter(fight);
       return true;
     } catch (error) {
-      this.problem = error instanceof KeptError ? `Not kept: ${error.message}` : String(error);
-      this.update();
+      this.refused(null, { message: error instanceof KeptError ? `Not kept: ${error.message}` : String(error) });
       return false;
     }
+  }
+
+  /** Show a refusal (`error`: the engine's {message, fields}) at the form it is about, then move
+   *  focus and view to the first field in error, or to the message when it names none. */
+  refused(form, error) {
+    this.problem = { form, message: error.message, fields: error.fields ?? [] };
+    this.update();
+    requestAnimationFrame(() => {
+      const at = this.querySelector("[aria-invalid='true']") ?? this.querySelector(".rollbook-problem[tabindex]");
+      if (!at) return;
+      for (let fold = at.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+      at.focus({ preventScroll: true });
+      at.scrollIntoView({ block: "center", behavior: "instant" });
+    });
+  }
+
+  /** The refusal as `form` shows it (`fields`: its [argument, label] in order): `of(argument)`
+   *  is the message for the field it is about, `line` the message alone when it is about none. */
+  problemFor(form, fields = []) {
+    const problem = this.problem?.form === form ? this.problem : null;
+    const blamed = blamedField(problem, fields);
+    return {
+      of: (arg) => (problem && blamed === arg ? problem.message : null),
+      line: problem && blamed === null
+        ? html`<p class="rollbook-problem" role="alert" tabindex="-1" id=${`rollbook-enc-${form ?? "page"}-problem`}>${problem.message}</p>`
+        : nothing,
+    };
   }
 
   #turnWords(encounter) {
@@ -216,10 +246,6 @@ class EncounterTracker extends RollbookElement {
       ${fight ? this.#fightView(fight) : startView(this)}`;
   }
 
-  problemView() {
-    return this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing;
-  }
-
   #fightView(fight) {
     const enc = fight.current;
     const active = this.#active(enc);
@@ -230,7 +256,7 @@ class EncounterTracker extends RollbookElement {
         <h2 class="rollbook-encounter__now">${enc.round === 0 ? "Before the first round" : html`Round ${enc.round}${active ? html`: <span>${active.name}'s turn</span>` : nothing}`}</h2>
         <p class="rollbook-encounter__meta">${RULES.find((r) => r.value === enc.rules).label}${fight.seed !== null ? ` · seeded, next seed ${fight.seed}` : ""}</p>
       </div>
-      ${this.problemView()}
+      ${this.problemFor(null).line}
       <div aria-live="off" aria-busy=${this.busy ? "true" : "false"} class="rollbook-encounter__answer">${stepView(this.step)}</div>
       ${enc.combatants.length ? nothing : html`<p>No combatants yet: add them below, then roll initiative.</p>`}
       <ol class="rollbook-combatants" aria-label="Combatants in turn order">
@@ -240,7 +266,10 @@ class EncounterTracker extends RollbookElement {
       ${logView(enc)}
       <details class="rollbook-encounter__more">
         <summary>Rulings and ending the encounter</summary>
-        <p>${Object.entries(enc.rulings).map(([k, v]) => `${k.replaceAll("_", " ")}: ${v}`).join("; ")}${enc.rules === "opencore" ? `; ${enc.initiative} initiative` : ""}.</p>
+        <ul class="rollbook-encounter__rulings">${START_CHOICES[enc.rules].map((c) => {
+          const chosen = c.name === "initiative" ? enc.initiative : enc.rulings[c.name];
+          return html`<li>${c.label}: ${c.options.find(([value]) => value === chosen)?.[1] ?? chosen}${c.ruling ? html` (${rulingLink(c.ruling, this.rulingTitles)})` : nothing}</li>`;
+        })}</ul>
         <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button>
       </details>
       <div class="rollbook-encounter__bar">
