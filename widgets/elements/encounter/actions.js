@@ -22,15 +22,25 @@ export async function attack(t, attacker, target) {
   const done = await t.run(cyno ? "encounter strike" : "encounter attack", args,
     { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}` });
   if (!done) return;
-  // Into the roll log: what was rolled, the HP (DP) it cost the target, the engine's words.
+  // Into the roll log: what was rolled, the HP (DP) it cost the target (or, when none, why), the engine's words.
   const lost = done.result.events.filter((e) => e.who === target).reduce((sum, e) => sum - (e.hp ?? e.dp ?? 0), 0);
+  const detail = done.result.events.find((e) => e.detail)?.detail;
   keepResult({
     label: `${t.step.title} (round ${fight.round})`,
     total: lost,
+    total_text: lost ? null : noLoss(detail),
     text: done.result.text.slice(0, 2000),
     seed: done.seed,
     link: PAGE,
   });
+}
+
+/** Why an attack or strike cost the target nothing, in words from its detail (never a bare 0). */
+function noLoss(detail) {
+  if (!detail?.hit) return "miss";
+  const wound = detail.wound;
+  const stopped = wound ? [wound.to_armor && "armor", wound.to_toughness && "Toughness"].filter(Boolean) : [];
+  return stopped.length ? `${stopped.join(" and ")} stopped all ${detail.damage}` : "no damage";
 }
 
 /** A strike's declared defense and the options chosen under "Strike options". */
@@ -95,8 +105,8 @@ export function actionsView(t, enc, c) {
   const targetProblem = problem.of("target") ?? problem.of("after");
   return html`<div class="rollbook-combatant__act">
     <div class="rollbook-fields">
-      ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { problem: targetProblem })}
-      ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { problem: problem.of("defense") }) : nothing}
+      ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { wide: true, problem: targetProblem })}
+      ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { wide: true, problem: problem.of("defense") }) : nothing}
     </div>
     ${cyno ? strikeOptions(t, c, problem) : nothing}
     ${problem.line}

@@ -25,6 +25,6 @@ function events(step) {
 export function logView(encounter) {
   return html`<details class="rollbook-encounter__log">
     <summary>Encounter log (${encounter.logged} event${encounter.logged === 1 ? "" : "s"})</summary>
-    <ol reversed>${[...encounter.log].reverse().map((e) => html`<li><span class="rollbook-encounter__round">Round ${e.round}</span> ${e.text}</li>`)}</ol>
+    <ol reversed>${[...encounter.log].reverse().map((e) => html`<li>${e.kind === "turn" ? nothing : html`<span class="rollbook-encounter__round">Round ${e.round}</span> `}${e.text}</li>`)}</ol>
   </details>`;
 }

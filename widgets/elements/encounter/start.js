@@ -13,7 +13,7 @@ export const RULES = [
 
 export const START_CHOICES = {
   opencore: [
-    { name: "initiative", label: "Initiative", options: [["individual", "Individual (1d20 + DEX, weapon, armor)"], ["group", "Group (1d6 a side)"]] },
+    { name: "initiative", label: "Initiative", options: [["individual", "Individual (1d20 + modifiers)"], ["group", "Group (1d6 a side)"]] },
     { name: "death_at", label: "Death", ruling: "opencore-death-threshold", options: [["negative-con", "Dead at minus CON"], ["zero", "Dead at 0 HP"]] },
     { name: "bloodloss_at", label: "Bleeding is lost", ruling: "opencore-bloodloss-timing", options: [["end-of-round", "At the end of the round"], ["own-turn", "On the bleeder's own turn"]] },
     { name: "rounds_count", label: "Stun and unconscious", ruling: "opencore-effect-rounds", options: [["after-dealt", "N rounds after the round dealt"], ["dealt-round", "The round dealt counts"]] },

@@ -194,11 +194,12 @@ class EncounterTracker extends RollbookElement {
     const title = fight.current.round === 0 || this.#lastTurn(fight.current) ? "Initiative rolled" : null;
     const done = await this.run("encounter next", {}, { rolls: true, title });
     if (done) {
+      // The heading says whose turn it is: the step shows only what else happened (initiative, bleeding, …).
       const turn = done.result.events.findLast((e) => e.kind === "turn");
-      if (turn) {
-        this.step = { ...this.step, title: turn.text };
-        this.said = turn.text;
-      }
+      const rest = done.result.events.filter((e) => e !== turn);
+      if (turn) this.said = turn.text;
+      const now = this.#active(done.result.encounter);
+      this.step = rest.length ? { title: title ?? (now ? `${now.name}'s turn` : this.step.title), events: rest } : null;
       this.update();
       requestAnimationFrame(() => this.querySelector("[aria-current='true']")?.scrollIntoView({ block: "nearest" }));
     }
