@@ -222,7 +222,11 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     expect(card).to_contain_text("Kristine")
     card.get_by_label("Target's defense").select_option("dodge")
     card.locator(".rollbook-encounter__attack").click()
-    expect(widget.locator(".rollbook-problem")).to_contain_text("Sid misses this whole turn (surprised), so cannot dodge")
+    defense = card.get_by_label("Target's defense")  # refused at the field it is about, which has the focus
+    expect(defense).to_have_attribute("aria-invalid", "true")
+    expect(widget.locator(f"#{defense.get_attribute('aria-describedby')}")).to_contain_text(
+        "Target's defense: Sid misses this whole turn (surprised), so cannot dodge")
+    expect(defense).to_be_focused()
     card.get_by_label("Target's defense").select_option("none")
     card.get_by_text("Strike options").click()  # the strike charts' lines, from the engine's tables
     card.get_by_label("+1: Striking at a large target", exact=False).check()
