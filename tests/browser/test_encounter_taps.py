@@ -103,8 +103,13 @@ def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_s
             continue
         player.tap(widget.locator(".rollbook-encounter__next"))
         steps += 1
-    attacks = [e for e in kept(page)["log"]]
+    attacks = kept(page)["log"]
     assert len(attacks) >= 4
+    # an attack that cost nothing says why in the roll log, never a bare 0 (seed 11: the armor stopped the first)
+    assert attacks[0]["total_text"] == "armor stopped all 9"
+    assert all(a["total_text"] for a in attacks if a["total"] == 0)
+    stopped = sum(a["total_text"] == "armor stopped all 9" for a in attacks)
+    expect(page.locator(".rollbook-log__total", has_text="armor stopped all 9")).to_have_count(stopped)
     assert player.taps <= 20 and player.fields <= 2, (player.taps, player.fields)
 
     # Everything shown (the log and the rulings unfolded too) is in the page's words.

@@ -137,7 +137,8 @@ export function attackChain(detail) {
   if (wound) {
     rows.push(["Armor", `-${wound.to_armor} (${wound.armor} left)`]);
     rows.push(["Toughness", `-${wound.to_toughness} (${wound.toughness} left)`]);
-    rows.push(["HP", `-${wound.to_hp + wound.effects.extra_damage} (${wound.hp} left): ${wound.state}`]);
+    const lost = wound.to_hp + wound.effects.extra_damage;
+    rows.push(["HP", lost ? `-${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
     const crit = wound.critical_hit;
     if (crit) rows.push(["Critical", `${crit.type} ${crit.roll} (${crit.row}): ${crit.effect}`]);
     const e = wound.effects;

@@ -136,17 +136,19 @@ function editView(t, enc, c, status) {
   const number = (arg, name = arg) => input(id(name.replaceAll("_", "-")), labels[arg], e[arg], set(arg), { problem: problem.of(arg) });
   return html`<details class="rollbook-combatant__edit">
     <summary>Edit ${c.name}</summary>
+    <form @submit=${(ev) => { ev.preventDefault(); editStep(t, c, "damage"); }}>
     <div class="rollbook-fields">
       ${number("amount")}
       ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type"), { problem: problem.of("critical_type") }) : nothing}
     </div>
     <div class="rollbook-row">
-      <button type="button" class="md-button" @click=${() => editStep(t, c, "damage")}>Damage</button>
+      <button type="submit" class="md-button">Damage</button>
       <button type="button" class="md-button" @click=${() => editStep(t, c, "heal")}>Heal</button>
       ${opencore && status?.bleeding ? html`<button type="button" class="md-button" @click=${() => editStep(t, c, "stabilize")}>Stabilize</button>` : nothing}
       ${opencore ? nothing : html`<button type="button" class="md-button"
         @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart`, form })}>Surprised? Roll the chart</button>`}
     </div>
+    </form>
     <div class="rollbook-fields">
       ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"), { problem: problem.of("kind") })}
       ${rounds ? number("rounds") : nothing}
