@@ -103,7 +103,7 @@ def _chain(dice: list[int] | tuple[int, ...], take: str | None) -> list[Result]:
 
 
 @command("codex dc")
-def dc(complexity: Annotated[str, Arg("e.g. tough, 'nearly impossible'", metavar="COMPLEXITY")]) -> Result:
+def dc(complexity: Annotated[str, Arg("the task's complexity, such as tough or nearly impossible", metavar="COMPLEXITY")]) -> Result:
     """The guideline DC for a task's complexity."""
     value = codex.dc_for(complexity)
     return {"complexity": complexity, "dc": value, "text": f"{complexity.strip().capitalize()}: DC {value}"}

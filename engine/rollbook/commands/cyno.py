@@ -13,8 +13,8 @@ from rollbook.dice.checks import check as dice_bounds
 from rollbook.errors import RollbookError, about
 from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
-Level = Annotated[str, Arg("damage-rating level by prefix symbol ('', da, h, k, k+1, M, ...: m is milli, M mega) "
-                          "or name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
+Level = Annotated[str, Arg("damage-rating level: a prefix symbol (da, h, k, k+1, M, ...: m is milli, M mega; none "
+                          "for DP) or a name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
 AimLines = Annotated[Literal["natural", "aimed"], Arg("ruling cyno-aim-and-natural-lines: 'aimed' lets aiming raise the roll the automatic miss/hit and critical lines read")]
 TargetSize = Annotated[Literal["one", "both"], Arg("ruling cyno-large-and-small-target: 'both' lets large and small target apply together")]
 ImpossibleDodge = Annotated[Literal["costs-action", "free"], Arg("ruling cyno-impossible-dodge: 'free' when a dodge the rules rule out costs no action")]

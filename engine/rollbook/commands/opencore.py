@@ -387,7 +387,8 @@ def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int,
                                           ("critical_bonus", critical_bonus != 0))
                  if value]
         if given:
-            raise RollbookError(f"{_words(given).capitalize()} apply the damage to the defender",
+            raise RollbookError(f"{_words(given).capitalize()} {'applies' if len(given) == 1 else 'apply'} the damage "
+                                "to the defender",
                                 hint="give the defender's HP and CON too", fields=("hp", *given))
         return table
     if con is None:
@@ -498,7 +499,7 @@ def _check_damage_roll(value: int, expression: str) -> None:
 
 @command("opencore weapon")
 def weapon(
-    name: Annotated[str, Arg("weapon class, e.g. Sword or 'Assault Rifle'", metavar="WEAPON")],
+    name: Annotated[str, Arg("weapon class, such as Sword or Assault Rifle", metavar="WEAPON")],
     *,
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons")] = None,

@@ -35,4 +35,4 @@ def table(name: Annotated[str, Arg("the table, e.g. opencore.weapons or cyno.str
 def rulings() -> Result:
     """Every ruling's id, rule set and title (the Rulings page has each one in full)."""
     found = [{"id": r.id, "rule_set": r.rule_set, "title": r.title} for r in rulings_data.all_rulings()]
-    return {"rulings": found, "text": "\n".join(f"{r['id']}: {r['title']}" for r in found)}
+    return {"rulings": found, "text": "\n".join(r["title"] for r in found)}

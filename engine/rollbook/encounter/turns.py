@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rollbook.encounter.shape import (
-    EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect, fail,
+    EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect,
 )
 from rollbook.errors import RollbookError, quoted
 
@@ -35,7 +35,7 @@ def find(enc: Encounter, who: str) -> Combatant:
     for combatant in enc["combatants"]:
         if combatant["id"] == who:
             return combatant
-    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one with 'encounter add'"
+    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one first"
     raise RollbookError(f"there is no combatant {quoted(who)}", hint=f"ids: {ids}")
 
 
@@ -242,4 +242,4 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
 
 def not_started(enc: Encounter, what: str) -> None:
     if enc["turn"] is None:
-        raise fail("encounter", f"{what} needs someone's turn", "start the round first (next turn)")
+        raise RollbookError(f"{what} needs someone's turn", hint="start the round first (next turn)")

@@ -294,7 +294,7 @@ def critical_damage(damage: int) -> int:
 DefenseAction = Literal["dodge", "blind dodge", "parry"]
 UNAWARE = ("A character may not dodge/parry if the character does not know that he/she is being attacked.")
 NOT_HAND_TO_HAND = "only a hand-to-hand attack (or a missile volley of four or fewer) can be dodged"
-NOT_A_BLOW = "a parry blocks \"the enemy's blow\": only a hand-to-hand attack can be parried (ruling cyno-parry-blows-only)"
+NOT_A_BLOW = f"a parry blocks \"the enemy's blow\": only a hand-to-hand attack can be parried ({rulings.named('cyno-parry-blows-only')})"
 
 
 @dataclass(frozen=True)
