@@ -95,7 +95,7 @@ def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_s
         if enc["round"] == 2 and enc["turn"] == len(enc["order"]) - 1:
             break
         # nobody is shown as having acted when a new round has begun
-        if widget.locator(".rollbook-encounter__next").inner_text() == "End round, roll initiative":
+        if widget.locator(".rollbook-encounter__next").inner_text() == "Next round":
             player.tap(widget.locator(".rollbook-encounter__next"))
             steps += 1
             steps_done(widget, steps)
@@ -136,7 +136,7 @@ def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_s
 
     # "Another like" a combatant adds a fresh, numbered copy; "Keep as a foe" keeps it for one tap next time.
     goblin.get_by_role("button", name="Another like Goblin 2").click()
-    expect(widget.get_by_role("heading", name="Goblin 3")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.locator("#rollbook-enc-step-title")).to_have_text("Goblin 3 joins", timeout=ENGINE_TIMEOUT_MS)
     copy = kept(page)["encounter"]["current"]["combatants"][-1]
     assert (copy["name"], copy["hp"], copy["armor"], copy["weapon"], copy["attack_skill"]) == ("Goblin 3", 12, 25, "Knife", 35)
     goblin.get_by_role("button", name="Keep as a foe").click()

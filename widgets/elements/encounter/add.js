@@ -33,8 +33,9 @@ function formFields(rules) {
 
 /** `encounter add` for a combatant the page describes; scores not given are the typical ones (OpenCore).
  *  `form`: where a refusal is shown ("add", the typed form; "quick", the one-tap buttons). */
-function join(t, args, title, form = "quick") {
+function join(t, args, form = "quick") {
   const typical = t.current().rules === "opencore" ? true : undefined;
+  const title = (result) => `${result.encounter.combatants.at(-1).name} joins`; // numbered by the engine: Goblin 2
   return t.run("encounter add", { ...args, typical }, { title, form });
 }
 
@@ -43,7 +44,7 @@ async function addCharacter(t, character) {
   const sheet = await ask({ command: "opencore character", args: { scores: scoresText(character.scores), hp_roll: character.hp_roll } });
   if (!sheet.ok) return t.refused("quick", { message: `${character.name}: ${sheet.error.message}` });
   const { CON: con, DEX: dex, STR: str } = character.scores;
-  return join(t, { name: character.name, side: "players", score: { hp: sheet.result.hp, con, dex, str } }, `${character.name} joins`);
+  return join(t, { name: character.name, side: "players", score: { hp: sheet.result.hp, con, dex, str } });
 }
 
 /** What `encounter add` takes to add this combatant again, fresh (`full`: its armor and Toughness when added). */
@@ -62,7 +63,7 @@ export function addArgs(enc, c, full) {
 /** Another like this one: the same values, fresh, numbered by the engine. */
 export function addAnother(t, c) {
   const fight = kept.encounter;
-  return join(t, addArgs(fight.current, c, fight.full[c.id]), `Another ${c.name} joins`, `edit-${c.id}`);
+  return join(t, addArgs(fight.current, c, fight.full[c.id]), `edit-${c.id}`);
 }
 
 /** Keep a combatant's values as a foe template (added later in one tap). */
@@ -85,7 +86,7 @@ async function addTyped(t, event) {
   const name = v.name.trim();
   const args = cyno ? { name, side: v.side.trim(), weapon: v.cyno_weapon.trim(), score }
     : { name, side: v.side.trim(), weapon: v.weapon || undefined, armor_name: v.armor_name || undefined, score };
-  const done = await join(t, args, `${name || "A combatant"} joins`, "add");
+  const done = await join(t, args, "add");
   if (!done) return;
   if (v.template) keepAsFoe(t, args);
   t.add = { ...ADD_BLANK };
@@ -102,10 +103,10 @@ function quickView(t, enc) {
     <ul class="rollbook-encounter__picks" aria-label="Add in one tap">
       ${characters.map((c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
       ${foes.map((f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
-        @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score }, `${f.name} joins`)}>${f.name}</button>
+        @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
         <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
           @click=${() => { const back = kept.deleteFoe(f.id); t.forgotten = { name: f.name, back }; t.update(); }}>×</button></li>`)}
-      ${opencore ? html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" }, "A typical foe joins")}>A typical foe</button></li>` : nothing}
+      ${opencore ? html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>` : nothing}
     </ul>
     ${t.problemFor("quick").line}
     ${t.forgotten ? html`<p class="rollbook-done">${t.forgotten.name} forgotten.

@@ -134,7 +134,9 @@ class EncounterTracker extends RollbookElement {
       updated: new Date().toISOString(),
     })) return null;
     this.statusFrom(result.status);
-    this.step = { title: title ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events };
+    // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
+    const heading = typeof title === "function" ? title(result) : title;
+    this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events };
     this.said = `${this.step.title}. ${this.#turnWords(result.encounter)}`;
     this.update();
     return { result, seed };
@@ -277,7 +279,7 @@ class EncounterTracker extends RollbookElement {
         <button type="button" class="md-button rollbook-encounter__undo" ?disabled=${!fight.undo.length}
           @click=${() => this.#undo()}>Undo${fight.undo.length ? ` (${fight.undo.length})` : ""}</button>
         <button type="button" class="md-button md-button--primary rollbook-encounter__next" @click=${() => this.#next()}>
-          ${enc.round === 0 ? "Roll initiative" : this.#lastTurn(enc) ? "End round, roll initiative" : "Next turn"}</button>
+          ${enc.round === 0 ? "Roll initiative" : this.#lastTurn(enc) ? "Next round" : "Next turn"}</button>
       </div>`;
   }
 }
