@@ -1,16 +1,20 @@
-// What a player keeps in this browser: the roll log, characters, the active character and the
-// encounter being run (tools/encounter/: its current state and the states Undo takes back).
+// What a player keeps in this browser: the roll log, characters, the active character, the foe
+// templates a GM saves and the encounter being run (tools/encounter/: its current state and the
+// states Undo takes back).
 // Plain data, validated on the way in (from storage or from an imported file), saved as one JSON
 // value under one key so a save is all or nothing. No DOM here: Node's test runner checks it.
 //
-// The file a player exports is the same JSON: {"rollbook": 1, "log": [...], "characters": [...],
-// "active": id | null, "encounter": {...} | null} (a file without "encounter" has none). A bad file or a damaged stored value is refused with the path of the
+// The file a player exports is the same JSON: {"rollbook": 2, "log": [...], "characters": [...],
+// "active": id | null, "foes": [...], "encounter": {...} | null} (a file without "encounter" has
+// none). A value of an older format (a file, or what an older version stored) is brought forward
+// first, one format at a time (MIGRATIONS), so nothing kept before is refused. A bad file or a damaged stored value is refused with the path of the
 // first problem ("log[3].total: …"); nothing already kept is replaced by it.
 
-export const FORMAT = 1;
+export const FORMAT = 2;
 export const STORAGE_KEY = "rollbook.kept.v1";
 export const MAX_LOG = 200; // newest kept; a log is for the evening's rolls, not an archive
 export const MAX_CHARACTERS = 100;
+export const MAX_FOES = 100;
 export const ABILITIES = ["STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM"];
 export const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
 export const MAX_LABEL = 200;
@@ -23,7 +27,12 @@ const MAX_COMBATANTS = 40; // the engine's own limit (encounter/shape.py)
 /** A kept value that is not what Rollbook stores; the message says where and what. */
 export class KeptError extends Error {}
 
-const empty = () => ({ log: [], characters: [], active: null, encounter: null });
+const empty = () => ({ log: [], characters: [], active: null, foes: [], encounter: null });
+
+/** From each older format to the next: format 2 added the foe templates (none before). */
+const MIGRATIONS = {
+  1: (value) => ({ ...value, rollbook: 2, foes: [] }),
+};
 
 // --- validation ---------------------------------------------------------------------------
 
@@ -137,6 +146,30 @@ export function checkCharacter(value, path = "character") {
   };
 }
 
+/** One foe template a GM keeps (tools/encounter/ adds it in one tap): what `encounter add` takes
+ *  for it, its rule set's scores by their names. The engine checks the scores when it is added. */
+export function checkFoe(value, path = "foe") {
+  object(value, path);
+  if (value.rules !== "opencore" && value.rules !== "cyno") fail(`${path}.rules`, `expected "opencore" or "cyno", found ${describe(value.rules)}`);
+  const name = text(value.name, `${path}.name`, { max: 80 }).trim();
+  if (!name) fail(`${path}.name`, "a foe needs a name");
+  const score = {};
+  for (const [key, points] of Object.entries(object(value.score, `${path}.score`))) {
+    if (!/^[a-z_]{1,20}$/.test(key)) fail(`${path}.score.${key}`, "not a score's name");
+    score[key] = integer(points, `${path}.score.${key}`);
+  }
+  return {
+    id: text(value.id, `${path}.id`, { max: 64 }),
+    name,
+    rules: value.rules,
+    side: text(value.side, `${path}.side`, { max: 80 }),
+    weapon: text(value.weapon, `${path}.weapon`, { optional: true, max: 80 }),
+    armor_name: text(value.armor_name, `${path}.armor_name`, { optional: true, max: 80 }),
+    score,
+    created: time(value.created, `${path}.created`),
+  };
+}
+
 /** One encounter state as the engine gives it. Only its outline is checked here (version, rule
  *  set, round, combatants with ids and names, size): the engine checks every field, with its
  *  path, whenever the page asks it anything, and the page shows that answer. */
@@ -188,6 +221,7 @@ export function checkEncounter(value, path = "encounter") {
 /** The whole kept value, checked; KeptError names the first problem. */
 export function checkKept(value) {
   object(value, "file");
+  while (Number.isSafeInteger(value.rollbook) && MIGRATIONS[value.rollbook]) value = MIGRATIONS[value.rollbook](value);
   if (value.rollbook !== FORMAT) {
     if (Number.isSafeInteger(value.rollbook) && value.rollbook > FORMAT) {
       fail("rollbook", `this file was saved by a newer Rollbook (format ${value.rollbook}); reload the site to update it, then import again`);
@@ -198,8 +232,9 @@ export function checkKept(value) {
   const characters = list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`));
   const active = text(value.active, "active", { optional: true, max: 64 });
   if (active !== null && !characters.some((c) => c.id === active)) fail("active", `no character has the id ${describe(active)}`);
+  const foes = list(value.foes ?? [], "foes", MAX_FOES).map((f, i) => checkFoe(f, `foes[${i}]`));
   const encounter = checkEncounter(value.encounter, "encounter");
-  return { log, characters, active, encounter };
+  return { log, characters, active, foes, encounter };
 }
 
 /** The file a player downloads: everything kept, as formatted JSON. */
@@ -230,6 +265,10 @@ export function mergeKept(kept, imported) {
   const log = [...kept.log, ...newRolls].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_LOG);
   const characters = [...kept.characters, ...newCharacters].slice(0, MAX_CHARACTERS);
   const active = kept.active ?? (imported.active && characters.some((c) => c.id === imported.active) ? imported.active : null);
+  const [keptFoes, importedFoes] = [kept.foes ?? [], imported.foes ?? []];
+  const haveFoes = new Set(keptFoes.map((f) => f.id));
+  const newFoes = importedFoes.filter((f) => !haveFoes.has(f.id));
+  const foes = [...keptFoes, ...newFoes].slice(0, MAX_FOES);
   const have = kept.encounter ?? null;
   const coming = imported.encounter ?? null;
   const same = have && coming && JSON.stringify(have.current) === JSON.stringify(coming.current);
@@ -240,9 +279,10 @@ export function mergeKept(kept, imported) {
       : coming;
   }
   return {
-    kept: { log, characters, active, encounter },
-    added: { rolls: newRolls.length, characters: newCharacters.length, encounter: coming && !same ? 1 : 0 },
-    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length, encounter: same ? 1 : 0 },
+    kept: { log, characters, active, foes, encounter },
+    added: { rolls: newRolls.length, characters: newCharacters.length, foes: newFoes.length, encounter: coming && !same ? 1 : 0 },
+    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length,
+               foes: importedFoes.length - newFoes.length, encounter: same ? 1 : 0 },
   };
 }
 
@@ -289,6 +329,7 @@ export class KeptStore {
   get log() { return this.state.log; }
   get characters() { return this.state.characters; }
   get active() { return this.state.characters.find((c) => c.id === this.state.active) ?? null; }
+  get foes() { return this.state.foes; }
   get encounter() { return this.state.encounter; }
 
   watch(watcher) {
@@ -327,15 +368,15 @@ export class KeptStore {
 
   /** Add or replace a character (by id). */
   saveCharacter(character) {
-    const checked = checkCharacter(character);
-    const others = this.state.characters.filter((c) => c.id !== checked.id);
-    if (others.length === this.state.characters.length && others.length >= MAX_CHARACTERS) {
-      throw new KeptError(`at most ${MAX_CHARACTERS} characters are kept; delete one first`);
-    }
-    const characters = others.length === this.state.characters.length
-      ? [...others, checked]
-      : this.state.characters.map((c) => (c.id === checked.id ? checked : c));
-    this.#set({ ...this.state, characters });
+    return this.#putIn("characters", checkCharacter(character), MAX_CHARACTERS, "characters");
+  }
+
+  /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most `most`). */
+  #putIn(name, checked, most, what) {
+    const entries = this.state[name];
+    const replaces = entries.some((e) => e.id === checked.id);
+    if (!replaces && entries.length >= most) throw new KeptError(`at most ${most} ${what} are kept; delete one first`);
+    this.#set({ ...this.state, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] });
     return checked;
   }
 
@@ -353,6 +394,18 @@ export class KeptStore {
   setActive(id) {
     if (id !== null && !this.state.characters.some((c) => c.id === id)) throw new KeptError(`no character has the id ${id}`);
     this.#set({ ...this.state, active: id });
+  }
+
+  /** Add or replace a foe template (by id). */
+  saveFoe(foe) {
+    return this.#putIn("foes", checkFoe(foe), MAX_FOES, "foes");
+  }
+
+  /** Delete a foe template; returns the function that brings it back. */
+  deleteFoe(id) {
+    const before = this.state.foes;
+    this.#set({ ...this.state, foes: this.state.foes.filter((f) => f.id !== id) });
+    return () => this.#set({ ...this.state, foes: before });
   }
 
   /** Keep the encounter being run (checked: see checkEncounter). */

@@ -17,7 +17,7 @@ import "./elements/cyno-strike.js";
 import "./elements/cyno-defense.js";
 import "./elements/cyno-turns.js";
 import "./elements/cyno-damage.js";
-import "./elements/encounter.js";
+import "./elements/encounter/tracker.js";
 import "./elements/table-mode.js";
 
 import { registerOffline } from "./offline.js";

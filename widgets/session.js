@@ -68,7 +68,7 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
  * Keep a tool's result in the log: its label, the engine's total and text, the seed, and the
  * link (site-relative: page, inputs and seed) that shows the same result again.
  */
-export function keepResult({ label, total, text, seed, link }) {
+export function keepResult({ label, total, total_text = null, text, seed, link }) {
   return kept.addRoll({
     id: newId(),
     at: new Date().toISOString(),
@@ -77,6 +77,7 @@ export function keepResult({ label, total, text, seed, link }) {
     vars: {},
     seed,
     total,
+    total_text,
     text: clip(text, MAX_TEXT),
     page: pagePath(),
     link,

@@ -222,7 +222,11 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     expect(card).to_contain_text("Kristine")
     card.get_by_label("Target's defense").select_option("dodge")
     card.locator(".rollbook-encounter__attack").click()
-    expect(widget.locator(".rollbook-problem")).to_contain_text("Sid misses this whole turn (surprised), so cannot dodge")
+    defense = card.get_by_label("Target's defense")  # refused at the field it is about, which has the focus
+    expect(defense).to_have_attribute("aria-invalid", "true")
+    expect(widget.locator(f"#{defense.get_attribute('aria-describedby')}")).to_contain_text(
+        "Target's defense: Sid misses this whole turn (surprised), so cannot dodge")
+    expect(defense).to_be_focused()
     card.get_by_label("Target's defense").select_option("none")
     card.get_by_text("Strike options").click()  # the strike charts' lines, from the engine's tables
     card.get_by_label("+1: Striking at a large target", exact=False).check()
@@ -267,18 +271,16 @@ def test_the_encounter_page_is_accessible_and_fits_a_phone(browser, base_url: st
         expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
         assert axe_violations(page, within=["rollbook-encounter"]) == []
         widget = start(page, base_url, "?seed=5")
-        # A kept character joins with its own CON, DEX, STR and the HP the engine works out for it.
+        # A kept character joins in one tap with its own CON, DEX, STR, the HP the engine works out
+        # for it and the typical skills (the ruling shown beside the button, by its title).
         form = widget.locator(".rollbook-encounter__add")
-        form.get_by_label("From").select_option(label="Kept: Kristine")
-        form.get_by_label("Side").fill("players")
-        form.get_by_label("Attack skill").fill("55")
-        form.get_by_label("Defense skill").fill("35")
-        form.get_by_role("button", name="Add to the encounter").click()
+        expect(form).to_contain_text("A typical foe has 50 in every score and 13 HP: CON 50, DEX 50, STR 50, HP 13")
+        form.get_by_role("button", name="Kristine").click()
         steps_done(widget, 1)
         sheet = engine("opencore character", scores="STR=80,DEX=33,AGL=95,CON=46,INT=89,PER=95,WIS=84,CHA=68,COM=1", hp_roll=60)
         (joined,) = kept(page)["encounter"]["current"]["combatants"]
-        assert (joined["name"], joined["hp"], joined["con"], joined["dex"], joined["str"]) == ("Kristine", sheet["hp"], 46, 33, 80)
-        form.get_by_label("From").select_option("")
+        assert (joined["name"], joined["side"], joined["hp"], joined["con"], joined["dex"], joined["str"],
+                joined["attack_skill"], joined["defense_skill"]) == ("Kristine", "players", sheet["hp"], 46, 33, 80, 50, 50)
         add(widget, ORC, 2)
         widget.locator(".rollbook-encounter__next").click()
         steps_done(widget, 3)

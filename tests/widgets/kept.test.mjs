@@ -28,7 +28,7 @@ const running = (overrides = {}) => ({
 const character = (id, overrides = {}) => ({ id, name: "Buck", scores, hp_roll: 60, created: "2026-11-30T18:00:00.000Z", ...overrides });
 
 test("a valid file is read back exactly as exported", () => {
-  const kept = { log: [checkRoll(roll("a"))], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c", encounter: running() };
+  const kept = { log: [checkRoll(roll("a"))], characters: [checkKept({ rollbook: 1, characters: [character("c")] }).characters[0]], active: "c", foes: [], encounter: running() };
   const back = parseKeptFile(exportKept(kept, new Date("2026-12-01T00:00:00Z")));
   assert.deepEqual(back, kept);
 });
@@ -38,7 +38,7 @@ test("each kind of bad file is refused with the path of its first problem", () =
     ["not json", /^file: not JSON/],
     ["[]", /^file: expected an object, found a list/],
     [JSON.stringify({ log: [] }), /^rollbook: not a Rollbook file/],
-    [JSON.stringify({ rollbook: 2 }), /^rollbook: this file was saved by a newer Rollbook \(format 2\)/],
+    [JSON.stringify({ rollbook: 3 }), /^rollbook: this file was saved by a newer Rollbook \(format 3\)/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { total: "lots" })] }), /^log\[0\]\.total: expected a number, found "lots"/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { seed: -1 })] }), /^log\[0\]\.seed: expected a number from 0/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { at: "yesterday" })] }), /^log\[0\]\.at: expected a date and time/],
@@ -64,8 +64,8 @@ test("importing adds what is new and leaves what is kept as it is", () => {
   const imported = { log: [roll("a", { total: 99 }), roll("b", { at: "2026-11-30T17:00:00.000Z" })], characters: [], active: null, encounter: null };
   const { kept: merged, added, skipped } = mergeKept(kept, imported);
   assert.deepEqual(merged.log.map((r) => [r.id, r.total]), [["b", 9], ["a", 1]]); // by time, the kept "a" unchanged
-  assert.deepEqual(added, { rolls: 1, characters: 0, encounter: 0 });
-  assert.deepEqual(skipped, { rolls: 1, characters: 0, encounter: 0 });
+  assert.deepEqual(added, { rolls: 1, characters: 0, foes: 0, encounter: 0 });
+  assert.deepEqual(skipped, { rolls: 1, characters: 0, foes: 0, encounter: 0 });
 });
 
 test("the store saves every change, and a bad import changes nothing", () => {
@@ -166,4 +166,50 @@ test("an imported encounter takes the kept one's place, which Undo can bring bac
   assert.deepEqual(mergeKept({ ...base, encounter: have }, { ...base, encounter: null }).kept.encounter, have);
   const full = running({ current: fight(30), undo: Array.from({ length: MAX_UNDO }, (_, i) => fight(i)) });
   assert.equal(mergeKept({ ...base, encounter: have }, { ...base, encounter: full }).kept.encounter.undo.length, MAX_UNDO);
+});
+
+const goblin = (id, overrides = {}) => ({
+  id, name: "Goblin", rules: "opencore", side: "foes", weapon: "Knife", armor_name: null,
+  score: { con: 30, dex: 60, hp: 12, attack_skill: 35, defense_skill: 25 }, created: "2026-11-30T18:00:00.000Z", ...overrides,
+});
+
+test("a kept value of format 1 (before foe templates) is brought forward: everything in it kept, no foes", () => {
+  const before = { rollbook: 1, log: [roll("a")], characters: [character("c")], active: "c", encounter: running() };
+  const storage = new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(before) });
+  const store = new KeptStore(storage);
+  assert.equal(store.problem, null);
+  assert.deepEqual(store.foes, []);
+  assert.deepEqual(store.log, [checkRoll(roll("a"))]);
+  assert.equal(store.active.name, "Buck");
+  assert.deepEqual(store.encounter, running());
+  store.saveFoe(goblin("g"));
+  const saved = JSON.parse(storage.getItem(STORAGE_KEY));
+  assert.equal(saved.rollbook, 2); // written forward, in the format this version reads
+  assert.deepEqual(new KeptStore(storage).foes, [goblin("g")]);
+  assert.equal(parseKeptFile(JSON.stringify(before)).foes.length, 0); // an old export imports too
+});
+
+test("foe templates are checked, kept, replaced by id, exported, imported and deleted with an undo", () => {
+  const cases = [
+    [goblin("g", { rules: "d20" }), /^foes\[0\]\.rules: expected "opencore" or "cyno"/],
+    [goblin("g", { name: " " }), /^foes\[0\]\.name: a foe needs a name/],
+    [goblin("g", { score: { hp: "12" } }), /^foes\[0\]\.score\.hp: expected a whole number, found "12"/],
+    [goblin("g", { score: { "hit points": 12 } }), /^foes\[0\]\.score\.hit points: not a score's name/],
+  ];
+  for (const [foe, message] of cases) {
+    assert.throws(() => parseKeptFile(JSON.stringify({ rollbook: 2, foes: [foe] })), (error) => error instanceof KeptError && message.test(error.message));
+  }
+  const store = new KeptStore(new MemoryStorage());
+  store.saveFoe(goblin("g"));
+  store.saveFoe(goblin("g", { name: "Goblin chief" }));
+  assert.deepEqual(store.foes.map((f) => f.name), ["Goblin chief"]);
+  const other = new KeptStore(new MemoryStorage());
+  other.saveFoe(goblin("o", { name: "Orc" }));
+  const { added } = other.importText(store.exportText());
+  assert.equal(added.foes, 1);
+  assert.deepEqual(other.foes.map((f) => f.name), ["Orc", "Goblin chief"]);
+  const undo = other.deleteFoe("o");
+  assert.deepEqual(other.foes.map((f) => f.name), ["Goblin chief"]);
+  undo();
+  assert.deepEqual(other.foes.map((f) => f.name), ["Orc", "Goblin chief"]);
 });

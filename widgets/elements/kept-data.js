@@ -41,8 +41,9 @@ class KeptData extends RollbookElement {
     try {
       const had = kept.encounter !== null;
       const { added, skipped } = kept.importText(await file.text());
-      const already = skipped.rolls + skipped.characters + skipped.encounter;
+      const already = skipped.rolls + skipped.characters + skipped.foes + skipped.encounter;
       this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
+        + (added.foes ? `, ${plural(added.foes, "foe")}` : "")
         + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
         + (already ? ` (${already} already kept here, left as they are).` : ".") };
     } catch (error) {

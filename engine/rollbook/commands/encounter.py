@@ -76,26 +76,34 @@ def add(
     *,
     name: Annotated[str, Arg("the combatant's name")],
     side: Annotated[str, Arg("the side it fights for, e.g. players or orcs (its first letter starts its id)")],
-    score: Annotated[dict[str, int], Arg("the combatant's numbers by name (NAME=VALUE, one for each). OpenCore: con, "
+    score: Annotated[dict[str, int] | None, Arg("the combatant's numbers by name (NAME=VALUE, one for each). OpenCore: con, "
                                          "dex, hp, attack skill, defense skill, and if need be str, hp max, armor, "
                                          "toughness, fortitude; Cyno: reflex, coordination, stress, actions, dp, and if "
                                          "need be dp max, weaponry skill, hand-to-hand skill", metavar="NAME=VALUE",
-                                         flag="--score")],
+                                         flag="--score")] = None,
     id: Annotated[str | None, Arg("its id (default: the side's first letter and a number, e.g. o2)")] = None,
     weapon: Annotated[str | None, Arg("opencore: weapon class (default Hand to Hand); cyno: weapon damage dice, e.g. 2d6")] = None,
     armor_name: Annotated[str | None, Arg("opencore: armor worn, e.g. 'Chain Mail' (its damage rating unless --score armor=N)")] = None,
     weapon_level: Annotated[str, Arg("cyno: the weapon's damage-rating level ('' for DP, h, k, ...)")] = "",
     level: Annotated[str, Arg("cyno: the combatant's damage-rating level")] = "",
     static: Annotated[bool, Arg("cyno: the weapon does static damage points (SDP)")] = False,
+    typical: Annotated[bool, Arg("opencore: the scores not given are a typical combatant's "
+                                 "(ruling opencore-typical-combatant)")] = False,
 ) -> Result:
-    """Add a combatant with its scores."""
+    """Add a combatant with its scores; a second of the same name is numbered (Goblin 2)."""
     enc = shape.checked(encounter)
+    score = score or {}
+    name = turns.numbered(enc, name)
+    typical_note = ""
     if enc["rules"] == "opencore":
         _refuse({"level": level, "weapon_level": weapon_level, "static": static}, "is Cyno's damage rating")
+        if typical:
+            score, typical_note = opencore.typical(score)
         with about(**_score_fields(opencore.SCORES)):
             new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
                                      weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
     else:
+        _refuse({"typical": typical}, "is an OpenCore ruling")
         _refuse({"armor_name": armor_name}, "is OpenCore's armor; Cyno's damage rating is the level")
         if weapon is None:
             raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="such as 2d6", fields=("weapon",))
@@ -107,7 +115,16 @@ def add(
         zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
         note = "".join(f"; {code} 0: {why}" + (" (the GM says which)" if why != "dead" else "")
                        for code, why in zero.items())
-    return _answer(*turns.add(enc, new, note))
+    return _answer(*turns.add(enc, new, typical_note + note))
+
+
+@command("encounter typical")
+def typical_scores() -> Result:
+    """OpenCore: the scores a combatant added as typical takes where none is given (the page shows them)."""
+    ruling = rulings.get(opencore.TYPICAL_RULING)
+    words = ", ".join(opencore.score_words(opencore.TYPICAL))
+    return {"scores": dict(opencore.TYPICAL), "words": words, "ruling": {"id": ruling.id, "title": ruling.title},
+            "text": f"{ruling.title}: {words}"}
 
 
 def _score_fields(known: dict[str, bool]) -> dict[str, str]:

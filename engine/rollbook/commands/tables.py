@@ -1,10 +1,12 @@
 """``rollbook table NAME``: a rule table as data and as the reader sees it (for pages that build
-their pickers and checkboxes from the engine's own rows, never from a copy of the table)."""
+their pickers and checkboxes from the engine's own rows, never from a copy of the table);
+``rollbook rulings``: every ruling's id and title (a page names a ruling by its title)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
+from rollbook import rulings as rulings_data
 from rollbook import tables
 from rollbook.commands import Arg, Result, command
 
@@ -27,3 +29,10 @@ def table(name: Annotated[str, Arg("the table, e.g. opencore.weapons or cyno.str
     return {"name": name, "title": data.title, "caption": shown.caption, "rows": _plain(data.rows),
             "columns": list(shown.columns), "cells": [list(row) for row in shown.rows],
             "text": "\n".join([data.title, *lines])}
+
+
+@command("rulings")
+def rulings() -> Result:
+    """Every ruling's id, rule set and title (the Rulings page has each one in full)."""
+    found = [{"id": r.id, "rule_set": r.rule_set, "title": r.title} for r in rulings_data.all_rulings()]
+    return {"rulings": found, "text": "\n".join(r["title"] for r in found)}

@@ -12,6 +12,7 @@ import dataclasses
 import random
 from typing import Any
 
+from rollbook import rulings
 from rollbook.commands import opencore as chain
 from rollbook.encounter import turns
 from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, check_combatant, effect
@@ -48,6 +49,26 @@ def state(enc: Encounter, c: Combatant) -> opencore.HealthState:
 
 
 # The scores ``encounter add`` takes, and whether each is required.
+# Ruling opencore-typical-combatant: the scores of a combatant added as typical, where none is given.
+TYPICAL_RULING = "opencore-typical-combatant"
+TYPICAL = {"con": 50, "dex": 50, "str": 50, "hp": 13, "attack_skill": 50, "defense_skill": 50}
+SCORE_WORDS = {"con": "CON", "dex": "DEX", "str": "STR", "hp": "HP", "attack_skill": "attack skill",
+               "defense_skill": "defense skill"}
+
+
+def score_words(scores: dict[str, int]) -> list[str]:
+    return [f"{SCORE_WORDS.get(name, name)} {value}" for name, value in scores.items()]
+
+
+def typical(given: dict[str, int]) -> tuple[dict[str, int], str]:
+    """``given`` with a typical combatant's scores where it has none, and the words that say which."""
+    have = {name.lower() for name in given}
+    filled = {name: value for name, value in TYPICAL.items() if name not in have}
+    if not filled:
+        return given, ""
+    return {**filled, **given}, f"; {', '.join(score_words(filled))} ({rulings.get(TYPICAL_RULING).title})"
+
+
 SCORES = {"con": True, "dex": True, "hp": True, "attack_skill": True, "defense_skill": True,
           "str": False, "hp_max": False, "armor": False, "toughness": False, "fortitude": False}
 
@@ -257,6 +278,8 @@ def round_ends(enc: Encounter) -> list[Event]:
         for c in enc["combatants"]:
             events += bleed(enc, c)
     events += turns.count_down(enc, enc["rulings"]["rounds_count"])
+    for c in enc["combatants"]:  # the next round's action is still to take
+        c["acted"] = False
     return events + turns.end_at_round_end(enc)
 
 

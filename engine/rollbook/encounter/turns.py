@@ -8,6 +8,7 @@ damage points is an event with its ``hp`` (or ``dp``) change, so the log explain
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -57,6 +58,18 @@ def new_id(enc: Encounter, side: str) -> str:
     return f"{prefix}{n}"
 
 
+def numbered(enc: Encounter, name: str) -> str:
+    """``name``, or, when a combatant has it already, the next free number after it (Goblin,
+    Goblin 2, Goblin 3): a name is how a player tells combatants apart."""
+    taken = {c["name"] for c in enc["combatants"]}
+    if name not in taken:
+        return name
+    base, n = re.sub(r" \d+$", "", name), 2
+    while f"{base} {n}" in taken:
+        n += 1
+    return f"{base} {n}"
+
+
 def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:
     """``combatant`` joins; ``note`` follows the line that says so (e.g. what a score at 0 means)."""
     if len(enc["combatants"]) >= MOST_COMBATANTS:
@@ -79,7 +92,7 @@ def remove(enc: Encounter, who: str) -> Step:
             enc["turn"] -= 1  # the same combatant keeps the turn
         enc["order"].remove(who)
     enc["combatants"].remove(combatant)
-    return logged(enc, [event(enc, "remove", f"{combatant['name']} ({who}) leaves the encounter", who)])
+    return logged(enc, [event(enc, "remove", f"{combatant['name']} leaves the encounter", who)])
 
 
 @dataclass(frozen=True)

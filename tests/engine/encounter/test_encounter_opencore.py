@@ -290,3 +290,35 @@ def test_a_score_at_0_says_what_it_does_when_the_combatant_joins():
     enc = call("start", rules="opencore")["encounter"]
     answer = call("add", encounter=enc, name="Husk", side="orcs", score={**ORC, "con": 0, "dex": 0})
     assert answer["text"] == "Husk (orcs) joins; DEX 0: unconscious or immobile (the GM says which); CON 0: dead"
+
+
+def test_a_typical_foe_takes_the_rulings_scores_where_none_is_given():
+    # ruling opencore-typical-combatant: 50 in every score, 13 HP (the average of 1d100 - 50, at least 1)
+    enc = call("start", rules="opencore")["encounter"]
+    answer = call("add", encounter=enc, name="Goblin", side="foes", typical=True, score={"attack_skill": 30})
+    goblin = who(answer["encounter"], "f1")
+    assert (goblin["con"], goblin["dex"], goblin["str"], goblin["hp"], goblin["attack_skill"], goblin["defense_skill"]) \
+        == (50, 50, 50, 13, 30, 50)
+    assert answer["text"] == ("Goblin (foes) joins; CON 50, DEX 50, STR 50, HP 13, defense skill 50 "
+                              "(A typical foe has 50 in every score and 13 HP)")
+    shown = call("typical")
+    assert shown["scores"] == {"con": 50, "dex": 50, "str": 50, "hp": 13, "attack_skill": 50, "defense_skill": 50}
+    assert shown["ruling"] == {"id": "opencore-typical-combatant", "title": "A typical foe has 50 in every score and 13 HP"}
+    cyno = call("start", rules="cyno")["encounter"]
+    assert "OpenCore" in refused("add", encounter=cyno, name="Sid", side="gang", typical=True, weapon="1d6")
+
+
+def test_a_second_combatant_of_the_same_name_is_numbered():
+    enc = call("start", rules="opencore")["encounter"]
+    for _ in range(3):
+        enc = step(enc, "add", name="Goblin", side="foes", typical=True)
+    enc = step(enc, "add", name="Goblin 2", side="foes", typical=True)
+    assert [c["name"] for c in enc["combatants"]] == ["Goblin", "Goblin 2", "Goblin 3", "Goblin 4"]
+
+
+def test_nobody_has_acted_when_a_new_round_begins():
+    enc = step(opencore_fight(), "next", roll={"p1": 20, "o1": 1})
+    enc = step(enc, "action", who="p1", action="bide")
+    assert who(enc, "p1")["acted"]
+    enc = step(step(enc, "next"), "next", seed=1)  # the orc's turn, then round 2
+    assert enc["round"] == 2 and not any(c["acted"] for c in enc["combatants"])

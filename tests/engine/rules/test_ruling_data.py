@@ -74,3 +74,10 @@ def test_the_death_threshold_ruling_says_what_the_engine_does():
     assert not opencore.bleeding(0, 32) and opencore.bleeding(-1, 32)
     reading = rulings.get("opencore-death-threshold").reading
     assert "Below 0 HP" in reading and "0 HP or below a character is unconscious and loses" not in reading
+
+
+def test_the_rulings_command_names_every_ruling_by_its_title():
+    from rollbook import api
+    answer = api.call({"command": "rulings", "args": {}})["result"]["rulings"]
+    assert [r["id"] for r in answer] == [r.id for r in rulings.all_rulings()]
+    assert {"id": "opencore-death-threshold", "rule_set": "opencore", "title": rulings.get("opencore-death-threshold").title} in answer

@@ -1,0 +1,165 @@
+// The acting combatant's actions: the target, one-tap attack (OpenCore) or strike (Cyno, with its
+// declared defense and strike options), Defense and Bide, holding back; and the chain of an
+// attack or strike from its event's detail.
+
+import { html, nothing } from "../../element.js";
+import { keepResult } from "../../session.js";
+import { typed } from "../../tool.js";
+import { input, select } from "./fields.js";
+
+const PAGE = "tools/encounter/";
+const DEFENSES = [["none", "No defense"], ["dodge", "Dodge"], ["blind-dodge", "Blind dodge"], ["parry", "Parry"]];
+// Cyno's strike: the attacker's own weapon, or what Rockets and Missiles describe
+// (a rocket is a shot: no dodge or parry; a volley takes no bonuses or penalties: the engine applies both)
+const FIRED = [["weapon", "Its own weapon"], ["rocket", "A rocket (−2)"], ["volley", "A missile volley"]];
+
+export async function attack(t, attacker, target) {
+  const fight = t.current();
+  const cyno = fight.rules === "cyno";
+  const a = fight.combatants.find((c) => c.id === attacker);
+  const b = fight.combatants.find((c) => c.id === target);
+  const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target };
+  const done = await t.run(cyno ? "encounter strike" : "encounter attack", args,
+    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}` });
+  if (!done) return;
+  // Into the roll log: what was rolled, the HP (DP) it cost the target (or, when none, why), the engine's words.
+  const lost = done.result.events.filter((e) => e.who === target).reduce((sum, e) => sum - (e.hp ?? e.dp ?? 0), 0);
+  const detail = done.result.events.find((e) => e.detail)?.detail;
+  keepResult({
+    label: `${t.step.title} (round ${fight.round})`,
+    total: lost,
+    total_text: lost ? null : noLoss(detail),
+    text: done.result.text.slice(0, 2000),
+    seed: done.seed,
+    link: PAGE,
+  });
+}
+
+/** Why an attack or strike cost the target nothing, in words from its detail (never a bare 0). */
+function noLoss(detail) {
+  if (!detail?.hit) return "miss";
+  const wound = detail.wound;
+  const stopped = wound ? [wound.to_armor && "armor", wound.to_toughness && "Toughness"].filter(Boolean) : [];
+  return stopped.length ? `${stopped.join(" and ")} stopped all ${detail.damage}` : "no damage";
+}
+
+/** A strike's declared defense and the options chosen under "Strike options". */
+function strikeArgs(t, attacker, target) {
+  const e = t.edit(attacker);
+  // a volley takes no bonuses, penalties or aim (ruling cyno-missile-modifiers): those options are not shown for it
+  const volley = e.fired === "volley";
+  return { attacker, target, defense: e.defense ?? "none",
+           condition: !volley && e.conditions.length ? e.conditions : undefined, aim: volley ? undefined : typed(e.aim),
+           ranged: (!volley && e.ranged) || undefined, unaware: e.unaware || undefined,
+           rocket: e.fired === "rocket" || undefined, volley: volley ? typed(e.volley) ?? 0 : undefined };
+}
+
+/** The acting combatant's fields as the engine's steps name them, with their labels, in the form's order. */
+const ACT_FIELDS = [["target", "Target"], ["defense", "Target's defense"], ["fired", "What is fired"], ["volley", "Missiles in the volley"],
+  ["aim", "Actions spent aiming"], ["conditions", "Bonuses and penalties"], ["after", "Target"]];
+
+function strikeOptions(t, c, problem) {
+  const e = t.edit(c.id);
+  const id = (name) => `rollbook-enc-${c.id}-${name}`;
+  const chosen = new Set(e.conditions);
+  const toggle = (row, on) => {
+    // a chart's group (large or small target, cover) is one line at most
+    const rest = e.conditions.filter((x) => x !== row.id && !(on && row.group && t.conditions.find((r) => r.id === x)?.group === row.group));
+    e.conditions = on ? [...rest, row.id] : rest;
+    t.update();
+  };
+  const sign = (n) => (n > 0 ? `+${n}` : String(n));
+  const volley = e.fired === "volley";
+  const chosenCount = (volley ? 0 : e.conditions.length + (e.ranged ? 1 : 0) + (typed(e.aim) ? 1 : 0))
+    + (e.unaware ? 1 : 0) + (e.fired !== "weapon" ? 1 : 0);
+  return html`<details class="rollbook-combatant__edit">
+    <summary>Strike options${chosenCount ? ` (${chosenCount})` : ""}</summary>
+    <div class="rollbook-fields">
+      ${select(id("fired"), "What is fired", e.fired, FIRED, (v) => { e.fired = v; t.update(); }, { wide: true, problem: problem.of("fired") })}
+      ${volley ? input(id("volley"), "Missiles in the volley", e.volley, (v) => { e.volley = v; t.update(); }, { problem: problem.of("volley") })
+               : input(id("aim"), "Actions spent aiming", e.aim, (v) => { e.aim = v; t.update(); }, { problem: problem.of("aim") })}
+    </div>
+    ${volley ? nothing : html`<div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("ranged")} .checked=${e.ranged}
+      @change=${(ev) => { e.ranged = ev.target.checked; t.update(); }}> Not hand-to-hand (cannot be dodged)</label></div>`}
+    <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("unaware")} .checked=${e.unaware}
+      @change=${(ev) => { e.unaware = ev.target.checked; t.update(); }}> The target does not know of it (no dodge or parry)</label></div>
+    ${volley ? nothing : html`<fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
+      ${(t.conditions ?? []).map((row) => html`<label><input type="checkbox" value=${row.id} .checked=${chosen.has(row.id)}
+        @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
+      ${problem.of("conditions") ? html`<p class="rollbook-problem" role="alert" tabindex="-1">Bonuses and penalties: ${problem.of("conditions")}</p>` : nothing}
+    </fieldset>`}
+  </details>`;
+}
+
+export function actionsView(t, enc, c) {
+  const others = enc.combatants.filter((o) => o.id !== c.id);
+  if (!others.length) return nothing;
+  const standing = (o) => !["dead", "down"].includes(t.status.get(o.id)?.state);
+  const foes = others.filter((o) => o.side !== c.side && standing(o));
+  const chosen = others.some((o) => o.id === t.targets[c.id]) ? t.targets[c.id] : (foes[0] ?? others[0]).id;
+  const target = others.find((o) => o.id === chosen);
+  const cyno = enc.rules === "cyno";
+  const e = t.edit(c.id);
+  const form = `act-${c.id}`;
+  const problem = t.problemFor(form, ACT_FIELDS.filter(([arg]) => cyno || ["target", "after"].includes(arg)));
+  const targetProblem = problem.of("target") ?? problem.of("after");
+  return html`<div class="rollbook-combatant__act">
+    <div class="rollbook-fields">
+      ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { wide: true, problem: targetProblem })}
+      ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { wide: true, problem: problem.of("defense") }) : nothing}
+    </div>
+    ${cyno ? strikeOptions(t, c, problem) : nothing}
+    ${problem.line}
+    <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
+      @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
+    ${cyno ? html`<div class="rollbook-row">
+      <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves`, form })}>Hold back until ${target.name} moves</button>
+    </div>` : html`<div class="rollbook-row">
+      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action`, form })}>Defense action</button>
+      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides`, form })}>Bide</button>
+    </div>`}
+  </div>`;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** An OpenCore attack's chain, from its event's detail (the `opencore attack` answer). */
+export function attackChain(detail) {
+  const rows = [
+    ["Attack", `${detail.attack_roll} → ${detail.attack_total}`],
+    ["Defense", detail.defense_roll === null ? "no defense roll" : `${detail.defense_roll} → ${detail.defense_total}`],
+    ["Result", `${detail.hit ? "hit" : "miss"} (${detail.reason})`],
+  ];
+  const wound = detail.wound;
+  if (detail.hit && detail.damage !== null) rows.push(["Damage", `${detail.damage_expression}: ${detail.damage}`]);
+  if (wound) {
+    rows.push(["Armor", `-${wound.to_armor} (${wound.armor} left)`]);
+    rows.push(["Toughness", `-${wound.to_toughness} (${wound.toughness} left)`]);
+    const lost = wound.to_hp + wound.effects.extra_damage;
+    rows.push(["HP", lost ? `-${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
+    const crit = wound.critical_hit;
+    if (crit) rows.push(["Critical", `${crit.type} ${crit.roll} (${crit.row}): ${crit.effect}`]);
+    const e = wound.effects;
+    const effects = [
+      e.stun_rounds ? `stun ${e.stun_rounds} round${e.stun_rounds === 1 ? "" : "s"}` : null,
+      e.unconscious_rounds ? `unconscious ${e.unconscious_rounds} round${e.unconscious_rounds === 1 ? "" : "s"}` : null,
+      e.bloodloss ? `bloodloss ${e.hp_per_round} HP a round` : null,
+      e.location ? `location ${e.location}${e.skill_penalty ? ` (${e.skill_penalty} to skills)` : ""}` : null,
+    ].filter(Boolean);
+    if (effects.length) rows.push(["Effect", effects.join(", ")]);
+  }
+  return chain(rows);
+}
+
+/** A Cyno strike's roll and modifiers, from its event's detail. */
+export function strikeChain(detail) {
+  const rows = [["Strike", `${detail.roll}${detail.modifiers.map((m) => ` ${signed(m.modifier)} (${m.source})`).join("")} = ${detail.total}`],
+    ["Result", `${detail.hit ? "hit" : "miss"}${detail.critical ? ", critical" : ""} (${detail.reason})`]];
+  return chain(rows);
+}
+
+function chain(rows) {
+  return html`<dl class="rollbook-chain">${rows.map(([term, text]) => html`<div><dt>${term}</dt><dd>${text}</dd></div>`)}</dl>`;
+}

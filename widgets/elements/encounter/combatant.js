@@ -1,0 +1,173 @@
+// A combatant's card: name and side, the status line, the bars and badges from the engine's
+// status, the actions when it is its turn, and its edits by hand (damage, healing, effects, …).
+
+import { html, nothing } from "../../element.js";
+import { typed } from "../../tool.js";
+import { kept } from "../../session.js";
+import { actionsView } from "./actions.js";
+import { addAnother, addArgs, keepAsFoe } from "./add.js";
+import { input, select } from "./fields.js";
+
+const CRITICAL_TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
+const EFFECTS = {
+  opencore: ["stun", "unconscious", "bloodloss", "location", "stumble", "dropped-weapon", "note"],
+  cyno: ["note"],
+};
+const LOCATIONS = ["damaged", "severely damaged", "broken", "severed", "destroyed"];
+
+/** A combatant's edit form values, kept per combatant while the page is open. */
+export function blankEdit() {
+  return { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
+}
+
+/** One bar: a <progress> (the CSP allows no style="") and its numbers in words. */
+export function bar(id, label, value, max) {
+  const shown = Math.max(0, Math.min(value, max));
+  return html`<div class="rollbook-meter">
+    <span class="rollbook-meter__label" id=${`${id}-label`}>${label}</span>
+    <progress class="rollbook-bar rollbook-meter__bar" max=${Math.max(max, 1)} .value=${shown}
+      aria-labelledby=${`${id}-label ${id}-value`}></progress>
+    <span class="rollbook-meter__value" id=${`${id}-value`}>${value} / ${max}</span>
+  </div>`;
+}
+
+/** A combatant's bars: OpenCore HP, Toughness and armor (full = the values when added); Cyno DP. */
+export function bars(encounter, combatant, full) {
+  const id = `rollbook-enc-${combatant.id}`;
+  if (encounter.rules === "cyno") {
+    return html`<div class="rollbook-meters">${bar(`${id}-dp`, "DP", combatant.dp, combatant.dp_max)}</div>`;
+  }
+  const most = full ?? { armor: combatant.armor, toughness: combatant.toughness };
+  return html`<div class="rollbook-meters">
+    ${bar(`${id}-hp`, "HP", combatant.hp, combatant.hp_max)}
+    ${most.toughness ? bar(`${id}-toughness`, "Toughness", combatant.toughness, most.toughness) : nothing}
+    ${combatant.armor_name || most.armor ? bar(`${id}-armor`, combatant.armor_name ?? "Armor", combatant.armor, most.armor) : nothing}
+  </div>`;
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** The status line: state, initiative, what the engine says the combatant can and cannot do. */
+export function statusLine(encounter, combatant, status) {
+  if (!status) return nothing;
+  const parts = [status.state];
+  if (combatant.initiative !== null) parts.push(`initiative ${combatant.initiative}`);
+  if (encounter.rules === "opencore") {
+    if (status.bleeding) parts.push(`bleeding ${-status.bleeding} HP a round`);
+    if (combatant.stabilized) parts.push("stabilized");
+    if (combatant.acted) parts.push("acted");
+    if (status.state !== "dead" && !status.can_attack) parts.push("cannot attack");
+    if (status.state !== "dead" && !status.can_defend) parts.push("cannot defend");
+    if (status.defense_modifier) parts.push(`defense ${signed(status.defense_modifier)}`);
+    if (status.skill_penalty) parts.push(`skills ${signed(status.skill_penalty)}`);
+    if (status.armor_useless) parts.push("armor useless");
+  } else {
+    parts.push(`${status.actions_left} of ${combatant.actions} actions left`);
+    if (status.strike_penalty) parts.push(`strike ${signed(status.strike_penalty)}`);
+  }
+  return html`<p class="rollbook-combatant__status">${parts.join(" · ")}</p>`;
+}
+
+/** The effect badges, each with its rounds left in the engine's words. */
+export function badges(status) {
+  if (!status?.effects.length) return nothing;
+  return html`<ul class="rollbook-badges" aria-label="Effects">
+    ${status.effects.map((words) => html`<li class="rollbook-badge">${words}</li>`)}</ul>`;
+}
+
+export function combatantView(t, fight, c, active) {
+  const enc = fight.current;
+  const status = t.status.get(c.id);
+  const titleId = `rollbook-enc-${c.id}-name`;
+  const down = status && ["dead", "unconscious", "down"].includes(status.state);
+  return html`<li class=${`rollbook-combatant${active ? " rollbook-combatant--active" : ""}${down ? " rollbook-combatant--down" : ""}`}
+      aria-current=${active ? "true" : "false"} aria-labelledby=${titleId} data-id=${c.id}>
+    <h3 class="rollbook-combatant__name" id=${titleId}>${c.name}
+      <span class="rollbook-combatant__side">${c.side}${active ? " · acting" : ""}</span></h3>
+    ${statusLine(enc, c, status)}
+    ${bars(enc, c, fight.full[c.id])}
+    ${badges(status)}
+    ${active ? actionsView(t, enc, c) : nothing}
+    ${editView(t, enc, c, status)}
+  </li>`;
+}
+
+/** The edit form's fields as the engine's steps name them, with their labels, in the form's order. */
+function editFields(enc, e) {
+  return [["amount", enc.rules === "opencore" ? "Damage or HP" : "Damage or DP"], ["critical_type", "Critical table"], ["kind", "Effect"],
+    ["rounds", e.kind === "note" ? "Rounds (blank: until ended)" : "Rounds"], ["hp_per_round", "HP a round"], ["location", "Location"],
+    ["skill_penalty", "Skill penalty"], ["defense_penalty", "Defense penalty"], ["text", "Note"]];
+}
+
+function editStep(t, c, action) {
+  const e = t.edit(c.id);
+  const opencore = t.current().rules === "opencore";
+  const form = `edit-${c.id}`;
+  if (action === "damage") {
+    return t.run("encounter damage", { target: c.id, amount: typed(e.amount), critical_type: opencore ? e.critical_type || undefined : undefined },
+      { rolls: opencore, title: `${c.name} takes damage`, form, blame: "amount" });
+  }
+  if (action === "heal") return t.run("encounter heal", { target: c.id, amount: typed(e.amount) }, { title: `${c.name} is healed`, form, blame: "amount" });
+  if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized`, form });
+  if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter`, form });
+  if (action === "effect") {
+    const extra = {
+      stun: { rounds: typed(e.rounds) }, unconscious: { rounds: typed(e.rounds) }, bloodloss: { hp_per_round: typed(e.hp_per_round) },
+      location: { location: e.location, skill_penalty: typed(e.skill_penalty) }, stumble: { defense_penalty: typed(e.defense_penalty) },
+      "dropped-weapon": {}, note: { text: e.text.trim(), rounds: typed(e.rounds) },
+    }[e.kind];
+    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${e.kind} added`, form });
+  }
+  return null;
+}
+
+function editView(t, enc, c, status) {
+  const e = t.edit(c.id);
+  const id = (name) => `rollbook-enc-${c.id}-${name}`;
+  const set = (name) => (value) => { e[name] = value; t.update(); };
+  const opencore = enc.rules === "opencore";
+  const k = e.kind;
+  const rounds = k === "stun" || k === "unconscious" || k === "note";
+  const form = `edit-${c.id}`;
+  const labels = Object.fromEntries(editFields(enc, e));
+  const problem = t.problemFor(form, editFields(enc, e).filter(([arg]) => arg !== "rounds" || rounds));
+  const number = (arg, name = arg) => input(id(name.replaceAll("_", "-")), labels[arg], e[arg], set(arg), { problem: problem.of(arg) });
+  return html`<details class="rollbook-combatant__edit">
+    <summary>Edit ${c.name}</summary>
+    <form @submit=${(ev) => { ev.preventDefault(); editStep(t, c, "damage"); }}>
+    <div class="rollbook-fields">
+      ${number("amount")}
+      ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type"), { problem: problem.of("critical_type") }) : nothing}
+    </div>
+    <div class="rollbook-row">
+      <button type="submit" class="md-button">Damage</button>
+      <button type="button" class="md-button" @click=${() => editStep(t, c, "heal")}>Heal</button>
+      ${opencore && status?.bleeding ? html`<button type="button" class="md-button" @click=${() => editStep(t, c, "stabilize")}>Stabilize</button>` : nothing}
+      ${opencore ? nothing : html`<button type="button" class="md-button"
+        @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart`, form })}>Surprised? Roll the chart</button>`}
+    </div>
+    </form>
+    <div class="rollbook-fields">
+      ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"), { problem: problem.of("kind") })}
+      ${rounds ? number("rounds") : nothing}
+      ${k === "bloodloss" ? number("hp_per_round") : nothing}
+      ${k === "location" ? select(id("location"), "Location", e.location, LOCATIONS.map((x) => [x, x]), set("location"), { problem: problem.of("location") }) : nothing}
+      ${k === "location" ? number("skill_penalty") : nothing}
+      ${k === "stumble" ? number("defense_penalty") : nothing}
+      ${k === "note" ? input(id("text"), "Note", e.text, set("text"), { numeric: false, problem: problem.of("text") }) : nothing}
+    </div>
+    ${problem.line}
+    <button type="button" class="md-button" @click=${() => editStep(t, c, "effect")}>Add the effect</button>
+    ${c.effects.length ? html`<ul class="rollbook-combatant__effects" aria-label=${`End an effect of ${c.name}`}>
+      ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
+        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effect.kind} ended`, form })}>End ${status?.effects[index] ?? effect.kind}</button></li>`)}
+    </ul>` : nothing}
+    <div class="rollbook-row">
+      <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
+      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep as a foe</button>
+    </div>
+    <button type="button" class="md-button rollbook-combatant__remove" @click=${() => editStep(t, c, "remove")}>Remove ${c.name}</button>
+  </details>`;
+}

@@ -1,0 +1,287 @@
+// <rollbook-encounter>: the encounter tracker of tools/encounter/. A fight is the engine's JSON
+// (engine/rollbook/encounter/): every step (start, add, next, attack, damage, heal, effects, …)
+// is one `encounter …` request with the current encounter, and the answer's encounter is the new
+// state. The page computes no rule: it keeps the states and renders the answers.
+//
+// This module is the element: its state, one step (`step`), Undo, ending, and the page's
+// outline. Its parts, one module each: start.js (the start form), add.js (adding a combatant),
+// combatant.js (a combatant's card and its edits), actions.js (the acting combatant's attack and
+// other actions), log.js (the last step's answer and the encounter's log), fields.js.
+//
+// Kept in this browser with everything else (widgets/kept.js `encounter`): the state now, the
+// states before it (Undo takes the newest back, up to MAX_UNDO), each combatant's armor and
+// Toughness when added (the bars' full length) and, for a seeded encounter (?seed=N when it was
+// started), the next step's seed: the same steps then give the same dice on any device.
+
+import { ask, newSeed } from "../../engine.js";
+import { define, html, nothing, RollbookElement } from "../../element.js";
+import { KeptError, MAX_UNDO } from "../../kept.js";
+import { readQuery } from "../../links.js";
+import { kept } from "../../session.js";
+import { given, tableRows } from "../../tool.js";
+import { ADD_BLANK, addView } from "./add.js";
+import { blankEdit, combatantView } from "./combatant.js";
+import { blamedField, rulingLink } from "./fields.js";
+import { logView, stepView } from "./log.js";
+import { RULES, START_CHOICES, startValues, startView } from "./start.js";
+
+class EncounterTracker extends RollbookElement {
+  connected() {
+    this.status = new Map(); // id -> the engine's status for the state shown
+    this.step = null; // the last step: {title, events}
+    this.said = ""; // the polite live region's text
+    this.problem = null; // the last step's refusal: {form, message, fields} (form null: the page's own)
+    this.busy = false;
+    this.ended = null; // after "End encounter": the function that brings it back
+    this.start = startValues();
+    this.add = { ...ADD_BLANK };
+    this.edits = {}; // id -> the combatant's edit form values
+    this.targets = {}; // attacker id -> chosen target id
+    this.weapons = [];
+    this.armors = [];
+    this.typical = null; // the engine's typical combatant (ruling opencore-typical-combatant)
+    this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
+    this.forgotten = null; // a foe template just forgotten: {name, back}
+    const { values } = readQuery({ seed: "int" }, location.search);
+    this.seed = values.seed ?? null; // ?seed=N: a seeded encounter (for a demonstration, a test)
+    this.shown = null; // the encounter the status was asked for
+    this.listen(kept.watch(() => this.#refresh()));
+    this.#tables();
+    this.#refresh();
+  }
+
+  async #tables() {
+    const [weapons, armors] = await Promise.all([
+      ask({ command: "table", args: { name: "opencore.weapons" } }),
+      ask({ command: "table", args: { name: "opencore.armor" } }),
+    ]);
+    this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
+    this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
+    // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
+    const typical = await ask({ command: "encounter typical", args: {} });
+    this.typical = typical.ok ? typical.result : null;
+    const rulings = await ask({ command: "rulings", args: {} });
+    this.rulingTitles = new Map(rulings.ok ? rulings.result.rulings.map((r) => [r.id, r.title]) : []);
+    // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
+    const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
+    this.conditions = charts.flat().filter((row) => row.id);
+    this.update();
+  }
+
+  /** The kept encounter changed (a step, an import, another tab): ask for its status once. */
+  async #refresh() {
+    const fight = kept.encounter;
+    this.update();
+    if (!fight || this.shown === fight.current) return;
+    // Changed elsewhere (Undo, an import, another tab, a reload): the last step shown is not this one's.
+    this.shown = fight.current;
+    this.step = null;
+    this.said = "";
+    const answer = await ask({ command: "encounter show", args: { encounter: fight.current } });
+    if (kept.encounter?.current !== fight.current) return;
+    if (answer.ok) this.statusFrom(answer.result.status);
+    else this.refused(null, { message: `The kept encounter was refused: ${answer.error.message}` });
+    this.said ||= answer.ok ? answer.result.text : "";
+    this.update();
+  }
+
+  statusFrom(list) {
+    this.status = new Map(list.map((s) => [s.id, s]));
+  }
+
+  /** The encounter as it is now. */
+  current() {
+    return kept.encounter.current;
+  }
+
+  /** A combatant's edit and action form values. */
+  edit(id) {
+    return (this.edits[id] ??= blankEdit());
+  }
+
+  // --- steps ----------------------------------------------------------------------------------
+
+  /** One step: ask `command` with the current encounter; keep the answer's encounter and the
+   *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
+  async run(command, args, { rolls = false, title = null, form = null, blame = null } = {}) {
+    const fight = kept.encounter;
+    if (this.busy || !fight) return null;
+    this.busy = true;
+    this.problem = null;
+    this.update();
+    const seed = rolls ? (fight.seed ?? newSeed()) : null;
+    const answer = await ask({ command, args: { encounter: fight.current, ...given(args), ...(rolls ? { seed } : {}) } });
+    this.busy = false;
+    if (!answer.ok) {
+      // `blame`: the field a refusal naming none is about (the form's one number, e.g. an amount)
+      this.refused(form, answer.error.fields?.length || !blame ? answer.error : { ...answer.error, fields: [blame] });
+      return null;
+    }
+    const result = answer.result;
+    const full = { ...fight.full };
+    for (const c of result.encounter.combatants) {
+      if (!fight.current.combatants.some((o) => o.id === c.id) && result.encounter.rules === "opencore") {
+        full[c.id] = { armor: c.armor, toughness: c.toughness };
+      }
+    }
+    for (const id of Object.keys(full)) if (!result.encounter.combatants.some((c) => c.id === id)) delete full[id];
+    this.shown = result.encounter; // its status is in this answer: no need to ask for it again
+    if (!this.keep({
+      current: result.encounter,
+      undo: [...fight.undo, fight.current].slice(-MAX_UNDO),
+      full,
+      seed: rolls && fight.seed !== null ? fight.seed + 1 : fight.seed,
+      updated: new Date().toISOString(),
+    })) return null;
+    this.statusFrom(result.status);
+    // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
+    const heading = typeof title === "function" ? title(result) : title;
+    this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events };
+    this.said = `${this.step.title}. ${this.#turnWords(result.encounter)}`;
+    this.update();
+    return { result, seed };
+  }
+
+  keep(fight) {
+    try {
+      kept.saveEncounter(fight);
+      return true;
+    } catch (error) {
+      this.refused(null, { message: error instanceof KeptError ? `Not kept: ${error.message}` : String(error) });
+      return false;
+    }
+  }
+
+  /** Show a refusal (`error`: the engine's {message, fields}) at the form it is about, then move
+   *  focus and view to the first field in error, or to the message when it names none. */
+  refused(form, error) {
+    this.problem = { form, message: error.message, fields: error.fields ?? [] };
+    this.update();
+    requestAnimationFrame(() => {
+      const at = this.querySelector("[aria-invalid='true']") ?? this.querySelector(".rollbook-problem[tabindex]");
+      if (!at) return;
+      for (let fold = at.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+      at.focus({ preventScroll: true });
+      at.scrollIntoView({ block: "center", behavior: "instant" });
+    });
+  }
+
+  /** The refusal as `form` shows it (`fields`: its [argument, label] in order): `of(argument)`
+   *  is the message for the field it is about, `line` the message alone when it is about none. */
+  problemFor(form, fields = []) {
+    const problem = this.problem?.form === form ? this.problem : null;
+    const blamed = blamedField(problem, fields);
+    return {
+      of: (arg) => (problem && blamed === arg ? problem.message : null),
+      line: problem && blamed === null
+        ? html`<p class="rollbook-problem" role="alert" tabindex="-1" id=${`rollbook-enc-${form ?? "page"}-problem`}>${problem.message}</p>`
+        : nothing,
+    };
+  }
+
+  #turnWords(encounter) {
+    const now = this.#active(encounter);
+    if (encounter.round === 0) return "Before the first round.";
+    return now ? `Round ${encounter.round}: ${now.name}'s turn.` : `Round ${encounter.round}.`;
+  }
+
+  #active(encounter) {
+    if (encounter.turn === null || encounter.turn === undefined) return null;
+    const id = encounter.order[encounter.turn];
+    return encounter.combatants.find((c) => c.id === id) ?? null;
+  }
+
+  async #next() {
+    const fight = kept.encounter;
+    const title = fight.current.round === 0 || this.#lastTurn(fight.current) ? "Initiative rolled" : null;
+    const done = await this.run("encounter next", {}, { rolls: true, title });
+    if (done) {
+      // The heading says whose turn it is: the step shows only what else happened (initiative, bleeding, …).
+      const turn = done.result.events.findLast((e) => e.kind === "turn");
+      const rest = done.result.events.filter((e) => e !== turn);
+      if (turn) this.said = turn.text;
+      const now = this.#active(done.result.encounter);
+      this.step = rest.length ? { title: title ?? (now ? `${now.name}'s turn` : this.step.title), events: rest } : null;
+      this.update();
+      requestAnimationFrame(() => this.querySelector("[aria-current='true']")?.scrollIntoView({ block: "nearest" }));
+    }
+  }
+
+  #lastTurn(encounter) {
+    return encounter.turn !== null && encounter.turn === encounter.order.length - 1;
+  }
+
+  #undo() {
+    const fight = kept.encounter;
+    if (!fight?.undo.length || this.busy) return;
+    const previous = fight.undo.at(-1);
+    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() })) {
+      this.problem = null;
+      this.step = { title: "Undone", events: [] };
+      this.said = `Undone. ${this.#turnWords(previous)}`;
+    }
+    this.update();
+  }
+
+  #end() {
+    this.ended = kept.clearEncounter();
+    this.step = null;
+    this.problem = null;
+    this.said = "Encounter ended.";
+    this.update();
+  }
+
+  bringBack() {
+    this.ended?.();
+    this.ended = null;
+    this.said = "Encounter brought back.";
+    this.update();
+  }
+
+  // --- the view -------------------------------------------------------------------------------
+
+  view() {
+    const fight = kept.encounter;
+    return html`
+      ${this.engineNotice()}
+      <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
+      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${fight ? this.#fightView(fight) : startView(this)}`;
+  }
+
+  #fightView(fight) {
+    const enc = fight.current;
+    const active = this.#active(enc);
+    const ordered = [...enc.order.map((id) => enc.combatants.find((c) => c.id === id)).filter(Boolean),
+      ...enc.combatants.filter((c) => !enc.order.includes(c.id))];
+    return html`
+      <div class="rollbook-encounter__head">
+        <h2 class="rollbook-encounter__now">${enc.round === 0 ? "Before the first round" : html`Round ${enc.round}${active ? html`: <span>${active.name}'s turn</span>` : nothing}`}</h2>
+        <p class="rollbook-encounter__meta">${RULES.find((r) => r.value === enc.rules).label}${fight.seed !== null ? ` · seeded, next seed ${fight.seed}` : ""}</p>
+      </div>
+      ${this.problemFor(null).line}
+      <div aria-live="off" aria-busy=${this.busy ? "true" : "false"} class="rollbook-encounter__answer">${stepView(this.step)}</div>
+      ${enc.combatants.length ? nothing : html`<p>No combatants yet: add them below, then roll initiative.</p>`}
+      <ol class="rollbook-combatants" aria-label="Combatants in turn order">
+        ${ordered.map((c) => combatantView(this, fight, c, c === active))}
+      </ol>
+      ${addView(this, enc)}
+      ${logView(enc)}
+      <details class="rollbook-encounter__more">
+        <summary>Rulings and ending the encounter</summary>
+        <ul class="rollbook-encounter__rulings">${START_CHOICES[enc.rules].map((c) => {
+          const chosen = c.name === "initiative" ? enc.initiative : enc.rulings[c.name];
+          return html`<li>${c.label}: ${c.options.find(([value]) => value === chosen)?.[1] ?? chosen}${c.ruling ? html` (${rulingLink(c.ruling, this.rulingTitles)})` : nothing}</li>`;
+        })}</ul>
+        <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button>
+      </details>
+      <div class="rollbook-encounter__bar">
+        <button type="button" class="md-button rollbook-encounter__undo" ?disabled=${!fight.undo.length}
+          @click=${() => this.#undo()}>Undo${fight.undo.length ? ` (${fight.undo.length})` : ""}</button>
+        <button type="button" class="md-button md-button--primary rollbook-encounter__next" @click=${() => this.#next()}>
+          ${enc.round === 0 ? "Roll initiative" : this.#lastTurn(enc) ? "Next round" : "Next turn"}</button>
+      </div>`;
+  }
+}
+
+define("rollbook-encounter", EncounterTracker);
