@@ -13,7 +13,7 @@ export function registerOffline() {
   if (!("serviceWorker" in navigator)) return; // e.g. an old browser, or file://
   const workbox = new Workbox(new URL("sw.js", SITE_ROOT).href, { scope: SITE_ROOT.pathname });
   workbox.addEventListener("installed", (event) => {
-    if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.");
+    if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.", { inFlow: true });
   });
   workbox.addEventListener("waiting", () => {
     showNotice("A new version of Rollbook is ready.", {
