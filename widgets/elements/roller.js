@@ -129,6 +129,7 @@ class DiceRoller extends RollbookElement {
           <button type="submit" class="md-button md-button--primary">Roll</button>
         </div>
       </form>
+      ${this.#recentView()}
       ${this.engineNotice()}
       ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
       <section class="rollbook-answer" aria-live="polite" aria-busy=${this.busy ? "true" : "false"}>
@@ -136,7 +137,6 @@ class DiceRoller extends RollbookElement {
         ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
         ${this.answer ? this.#answerView() : html`<p class="rollbook-answer__hint">Type dice and press Roll, or tap a die.</p>`}
       </section>
-      ${this.#recentView()}
       <div class="rollbook-quick" role="group" aria-label="Quick dice">
         ${QUICK_DICE.map((die) => html`<button type="button" class="md-button" @click=${() => this.#quick(die)}>${die}</button>`)}
       </div>
