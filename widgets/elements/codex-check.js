@@ -39,9 +39,9 @@ class CodexCheck extends RollbookTool {
   fields() {
     return [
       { name: "modifier", label: "Skill modifier", kind: "int", initial: "0" },
-      { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
       { name: "complexity", label: "Complexity", kind: "choice", blame: ["complexity"], section: "The DC from a complexity",
         options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
+      { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
       { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool", blame: ["distractions or threats"],

@@ -45,11 +45,11 @@ class CynoDodge extends RollbookTool {
   static folds = true;
 
   fields() {
-    return [STRIKE, REFLEX, BONUS,
+    return [STRIKE, REFLEX, BONUS, ROLL,
       { name: "blind", label: "Blind dodge (first 50 or under on d%)", kind: "bool", blame: ["--blind"], section: SITUATION },
       RANGED,
       { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", blame: ["volley"], section: SITUATION },
-      UNAWARE, ROLL,
+      UNAWARE,
       { name: "impossible_dodge", label: "A dodge the rules rule out", kind: "choice", section: RULINGS, wide: true, initial: "costs-action",
         options: [{ value: "costs-action", label: "still costs its action" }, { value: "free", label: "costs no action (ruling option)" }] }];
   }
@@ -74,12 +74,11 @@ class CynoParry extends RollbookTool {
   static folds = true;
 
   fields() {
-    return [STRIKE, REFLEX,
-      { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it", blame: ["damage"] },
-      BONUS,
+    return [STRIKE, REFLEX, BONUS, ROLL,
       { name: "skill", label: "Hand-to-hand skill %", kind: "int", help: "a percentage roll instead of the d20", blame: ["hand-to-hand", "skill"], section: SITUATION },
-      RANGED, UNAWARE, ROLL,
       { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here", section: DICE },
+      { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it", blame: ["damage"] },
+      RANGED, UNAWARE,
       { name: "failed_skilled_parry", label: "A failed parry with the skill", kind: "choice", section: RULINGS, wide: true, initial: "free",
         options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] },
       { name: "ranged_parry", label: "Against an attack that is not hand-to-hand", kind: "choice", section: RULINGS, wide: true, initial: "blow-only",
