@@ -35,10 +35,7 @@ class Taps:
         self.fields = 0
 
     def in_view(self, target: Locator) -> None:
-        box = target.bounding_box()
-        assert box is not None, f"{target} is not shown"
-        height = self.page.viewport_size["height"]
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height, f"{target} is off screen: {box}"
+        expect(target).to_be_in_viewport(ratio=1)  # wholly on screen, as it is
 
     def tap(self, target: Locator) -> None:
         self.in_view(target)
@@ -150,3 +147,36 @@ def test_look_up_a_critical_with_the_engine_rolling_in_three_taps(phone, base_ur
     assert taps.taps <= 3
     (entry,) = kept(page)["log"]
     assert entry["total"] == engine("opencore crit", type="impact", seed=entry["seed"])["roll"]
+
+
+def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str) -> None:
+    scores = {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
+    brakka = {"id": "brakka", "name": "Brakka", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
+              "created": "2026-12-01T18:00:00.000Z"}
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    page.evaluate(f"(c) => localStorage.setItem('{KEPT}', JSON.stringify({{rollbook: 1, log: [], characters: [c], active: 'brakka'}}))", brakka)
+    page.reload()
+
+    jump = page.get_by_role("navigation", name="Helpers on this page")
+    expect(jump.get_by_role("link")).to_have_count(11)
+    taps = Taps(page)
+    taps.tap(jump.get_by_role("link", name="Party initiative"))
+    party = page.locator("rollbook-opencore-party-initiative")
+    tick = party.get_by_label("Brakka (DEX 33)")
+    taps.tap(tick)
+    taps.tap(party.get_by_role("button", name="Order the party"))
+    expect(party.locator(".rollbook-total")).to_contain_text("Brakka acts first", timeout=ENGINE_TIMEOUT_MS)
+    assert (taps.taps, taps.fields) == (3, 0)
+    (entry,) = kept(page)["log"]
+    expected = engine("opencore party-initiative", character=["name=Brakka,dex=33"], seed=entry["seed"])
+    expect(party.locator(".rollbook-total__value")).to_have_text(str(expected["order"][0]["total"]))
+
+    # the active character's STR and DEX are filled in, and say whose they are
+    attack = page.locator("rollbook-opencore-attack")
+    expect(attack.get_by_label("Attacker's STR")).to_have_value("80")
+    expect(attack.locator(".rollbook-field", has=page.get_by_label("Attacker's STR"))).to_contain_text("Brakka's")
+    expect(page.locator("rollbook-opencore-initiative").get_by_label("DEX", exact=True)).to_have_value("33")
+    # one More options fold per form
+    for name in ("opencore-attack", "cyno-strike", "cyno-dodge", "cyno-parry"):
+        expect(page.locator(f"rollbook-{name} details.rollbook-fold")).to_have_count(1)
