@@ -5,7 +5,7 @@
 
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 
-const CHARTS = "The charts";
+const CHARTS = "Bonus and penalty charts";
 const FIRING = "Aiming, rockets, missiles";
 const DICE = "Dice rolled at the table";
 
