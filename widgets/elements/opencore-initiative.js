@@ -98,7 +98,8 @@ class OpenCorePartyInitiative extends RollbookTool {
 
   fields() {
     return [
-      { name: "party", label: "Kept characters", kind: "checks", help: "tap the ones in the fight",
+      { name: "party", label: "Kept characters", kind: "checks",
+        help: kept.characters.length ? "tap the ones in the fight" : "none kept yet: characters kept on the Character page are ticked here",
         options: kept.characters.map((c) => ({ value: partyLine(c), label: `${c.name} (DEX ${c.scores.DEX})` })) },
       { name: "character", label: "Others, one a line", kind: "lines", rows: 3,
         placeholder: "name=Orc,dex=40,armor=Leather Armor", blame: ["a character", "character field", "characters are called"],
