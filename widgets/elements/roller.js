@@ -7,7 +7,7 @@
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
-import { kept, pagePath, rollIntoLog, SITE_ROOT } from "../session.js";
+import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
