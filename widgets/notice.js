@@ -1,15 +1,18 @@
 // A quiet notice at the bottom of the screen ("Ready offline", "An update is ready [Reload]"),
 // announced politely, dismissed with its ✕ or by its action. One at a time; it lives on <body>,
-// outside the content that Material's instant navigation swaps.
+// outside the content that Material's instant navigation swaps. A notice nobody asked for
+// ("ready offline") is `inFlow` instead: a line at the end of the page's text, where it covers
+// nothing and moves nothing above it; it leaves with the page.
 
 let current = null;
 
 /** Show `message`; with `action`, a button that calls `onAction`; without one, it leaves by itself
  *  after `seconds` (it must not sit over the page's own buttons). */
-export function showNotice(message, { action = null, onAction = null, seconds = 10 } = {}) {
+export function showNotice(message, { action = null, onAction = null, seconds = 10, inFlow = false } = {}) {
   current?.remove();
   const notice = document.createElement("div");
-  notice.className = "rollbook-notice md-typeset";
+  const article = inFlow ? document.querySelector("article.md-content__inner") : null;
+  notice.className = article ? "rollbook-notice rollbook-notice--in-flow md-typeset" : "rollbook-notice md-typeset";
   notice.setAttribute("role", "status");
   const text = document.createElement("p");
   text.textContent = message;
@@ -29,8 +32,8 @@ export function showNotice(message, { action = null, onAction = null, seconds = 
   close.setAttribute("aria-label", "Dismiss");
   close.addEventListener("click", () => notice.remove());
   notice.append(close);
-  document.body.append(notice);
+  (article ?? document.body).append(notice);
   current = notice;
-  if (!action) setTimeout(() => notice.remove(), seconds * 1000);
+  if (!action && !article) setTimeout(() => notice.remove(), seconds * 1000);
   return notice;
 }

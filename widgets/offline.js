@@ -49,7 +49,7 @@ export function registerOffline() {
   if (!("serviceWorker" in navigator)) return; // e.g. an old browser, or file://
   workbox = new Workbox(new URL("sw.js", SITE_ROOT).href, { scope: SCOPE });
   workbox.addEventListener("installed", (event) => {
-    if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.");
+    if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.", { inFlow: true });
   });
   workbox.addEventListener("waiting", () => {
     showNotice("A new version of Rollbook is ready.", {

@@ -10,13 +10,17 @@
 //   inputs and the seed) that shows the very same result on any device, without logging it again;
 // - several helpers share a page: a link says which one it is for (?tool=…), and the page opens
 //   on its answer;
-// - fields with a `section` fold away under its name (a long form stays short on a phone); a
-//   section opens by itself when a link fills one of its fields or the engine's message names one.
+// - the form shows what most rolls need; the fields with a `section` fold away under one "More
+//   options" control, grouped by section (a long form stays short on a phone); it opens by itself
+//   when a link fills one of them or the engine's message names one;
+// - a field with `fromActive(character)` starts with the active character's value (kept.js) and
+//   says whose it is; it follows a change of active character until the reader types over it.
 
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
 import { readQuery, shareLink } from "./links.js";
-import { keepResult, SITE_ROOT } from "./session.js";
+import { kept, keepResult, SITE_ROOT } from "./session.js";
+import { breakdown } from "./elements/dice.js";
 
 export { define, html, nothing };
 
@@ -63,16 +67,47 @@ export class RollbookTool extends RollbookElement {
     this.asked = null; // {values, seed, shared}
     this.busy = false;
     this.linkProblems = [];
-    this.opened = new Set(); // the sections the reader opened
+    this.moreOpen = false; // whether the reader opened "More options"
+    this.prefilled = {}; // field -> {value, who}: what the active character gave it
+    this.#prefill();
+    this.listen(kept.watch(() => this.#prefill()));
     const schema = { tool: "text", seed: "int", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])) };
     const { values, problems } = readQuery(schema, location.search);
     if (values.tool === this.constructor.tool) {
       this.linkProblems = problems;
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
-      for (const f of fields) if (f.section && (this.values[f.name] ?? "") !== (f.initial ?? (f.kind === "bool" ? false : ""))) this.opened.add(f.section);
+      if (fields.some((f) => f.section && (this.values[f.name] ?? "") !== (f.initial ?? (f.kind === "bool" ? false : "")))) this.moreOpen = true;
       this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
     }
+  }
+
+  /** The active character's values into the fields that take one, unless the reader typed over
+   *  what it gave (or the field holds something else). */
+  #prefill() {
+    const character = kept.active;
+    for (const f of this.fields()) {
+      if (!f.fromActive) continue;
+      const before = this.prefilled[f.name];
+      const value = this.values[f.name] ?? "";
+      if (value === "" ? before : value !== before?.value) continue; // the reader's own value, or cleared
+      const given = character ? f.fromActive(character) : undefined;
+      if (given === undefined) {
+        delete this.prefilled[f.name];
+        if (before) this.values = { ...this.values, [f.name]: "" };
+      } else {
+        this.prefilled[f.name] = { value: String(given), who: character.name };
+        this.values = { ...this.values, [f.name]: String(given) };
+      }
+    }
+    this.update();
+  }
+
+  /** The field, saying whose value it holds while it holds the active character's. */
+  #withOwner(field) {
+    const from = this.prefilled[field.name];
+    if (!from || this.values[field.name] !== from.value) return field;
+    return { ...field, help: `${from.who}'s${field.help ? `; ${field.help}` : ""}` };
   }
 
   /** The link schema (the tool, its fields and the seed) for `values` and `seed`. */
@@ -200,7 +235,7 @@ export class RollbookTool extends RollbookElement {
     return html`
       <form class="rollbook-tool__form" @submit=${(e) => this.#submit(e)}>
         ${this.intro?.() ?? nothing}
-        ${this.#blocks().map((block) => this.#blockView(block, blamed))}
+        ${this.#blockView(this.#blocks(), blamed)}
         ${this.preview?.() ?? nothing}
         ${failed && blamed === null ? this.problemView(`${tool}-problem`) : nothing}
         <button type="submit" class="md-button md-button--primary rollbook-tool__go">${this.constructor.action}</button>
@@ -213,24 +248,29 @@ export class RollbookTool extends RollbookElement {
       </section>`;
   }
 
-  /** The shown fields in blocks: the unsectioned ones in order, each section where it first appears. */
+  /** The shown fields: those most rolls need, in order, and the rest by section, each where it
+   *  first appears. */
   #blocks() {
-    const blocks = [];
-    for (const f of this.fields().filter((field) => !field.hidden?.(this.values))) {
-      const block = f.section ? blocks.find((b) => b.section === f.section) : blocks.at(-1)?.section ? undefined : blocks.at(-1);
-      if (block) block.fields.push(f);
-      else blocks.push({ section: f.section, fields: [f] });
+    const shown = this.fields().filter((field) => !field.hidden?.(this.values)).map((field) => this.#withOwner(field));
+    const sections = [];
+    for (const f of shown.filter((field) => field.section)) {
+      const section = sections.find((s) => s.section === f.section);
+      if (section) section.fields.push(f);
+      else sections.push({ section: f.section, fields: [f] });
     }
-    return blocks;
+    return { main: shown.filter((field) => !field.section), sections };
   }
 
-  #blockView({ section, fields }, blamed) {
-    const grid = html`<div class="rollbook-fields">${fields.map((f) => this.fieldView(f, blamed))}</div>`;
-    if (!section) return grid;
-    const open = this.opened.has(section) || fields.some((f) => f.name === blamed);
-    return html`<details class="rollbook-fold" ?open=${open}
-      @toggle=${(e) => (e.target.open ? this.opened.add(section) : this.opened.delete(section))}>
-      <summary>${section}</summary>${grid}</details>`;
+  #blockView({ main, sections }, blamed) {
+    const grid = (fields) => html`<div class="rollbook-fields">${fields.map((f) => this.fieldView(f, blamed))}</div>`;
+    if (!sections.length) return grid(main);
+    const open = this.moreOpen || sections.some((s) => s.fields.some((f) => f.name === blamed));
+    return html`${main.length ? grid(main) : nothing}
+      <details class="rollbook-fold" ?open=${open} @toggle=${(e) => { this.moreOpen = e.target.open; }}>
+        <summary>More options <span class="rollbook-fold__hint">${sections.map((s) => s.section).join(" · ")}</span></summary>
+        ${sections.map(({ section, fields }) => html`<fieldset class="rollbook-fold__group">
+          <legend>${section}</legend>${grid(fields)}</fieldset>`)}
+      </details>`;
   }
 
   #answerView() {
@@ -240,8 +280,8 @@ export class RollbookTool extends RollbookElement {
       ${shared && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
       ${this.details(result, values)}
       ${this.constructor.folds
-        ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${result.text}</code></p></details>`
-        : html`<p class="rollbook-breakdown"><code>${result.text}</code></p>`}
+        ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p></details>`
+        : html`<p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p>`}
       <p class="rollbook-share"><a href=${this.link(values, seed)}>Link to this result</a></p>`;
   }
 }

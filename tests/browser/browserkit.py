@@ -57,6 +57,13 @@ def axe_violations(page: Any, serious_only: bool = True, within: list[str] | Non
              "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]
 
 
+def open_more_options(widget: Any) -> None:
+    """Open a helper's "More options" fold (widgets/tool.js), if it is closed."""
+    fold = widget.locator("details.rollbook-fold")
+    if not fold.evaluate("(details) => details.open"):
+        fold.locator("summary").click()
+
+
 def small_tap_targets(page: Any, selectors: str) -> list[str]:
     """The visible controls matching `selectors` smaller than 44 x 44 px, as "name: WxH".
     Checkboxes and file inputs are measured by the label that wraps them, so they are skipped."""

@@ -5,13 +5,14 @@ CPython for the same inputs and seed."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -55,7 +56,9 @@ def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(phon
     expect(widget.locator(".rollbook-verdict")).to_have_text("Success")
     expect(widget.locator(".rollbook-die__face")).to_have_text(["20!", "9"])
     expect(widget.locator(".rollbook-die__status")).to_have_text([link["note"] for link in expected["chain"]])
-    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    # the engine's **marks** shown as <strong>, each said "(success)"
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(re.sub(r"\*\*(.+?)\*\*", r"\1 (success)", expected["text"]))
+    expect(widget.locator(".rollbook-breakdown strong")).to_have_count(expected["text"].count("**") // 2)
     expect(widget.locator(".rollbook-answer__shared")).to_be_visible()
     assert kept_log(page) == []  # a shared result is shown, not logged again
 
@@ -65,6 +68,7 @@ def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_
     page.goto(base_url + "tools/checks/")
     widget = codex(page)
     widget.get_by_label("Skill modifier").fill("5")
+    open_more_options(widget)
     widget.get_by_label("Complexity").select_option("Tough")
     expect(widget.get_by_label("DC", exact=True)).to_have_value("15", timeout=ENGINE_TIMEOUT_MS)  # from codex dc
     odds = engine("codex odds", modifier=5, dc=15)
@@ -117,7 +121,10 @@ def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base
     assert answer_total(widget) == str(expected["successes"])
     expect(widget.locator(".rollbook-die__face")).to_have_text([str(r) for r in expected["rolls"]])
     expect(widget.locator(".rollbook-die__status")).to_have_text(["counts" if c else "does not count" for c in expected["counted"]])
-    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    # the engine's **marks** shown as <strong>, each said "(success)"
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(re.sub(r"\*\*(.+?)\*\*", r"\1 (success)", expected["text"]))
+    expect(widget.locator(".rollbook-breakdown strong")).to_have_count(expected["text"].count("**") // 2)
+    open_more_options(widget)  # the dice rolled at the table are folded
     widget.get_by_label("Dice rolled").fill("9, 9")
     widget.get_by_label("Dice rolled").press("Enter")
     expect(widget.locator(".rollbook-problem")).to_contain_text("5d10 is 5 dice, but 2 rolls were given", timeout=ENGINE_TIMEOUT_MS)
@@ -160,7 +167,9 @@ def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_th
     expected = engine("opencore check", kind="reflex", scores=BUCK_SCORES, roll=40)
     assert answer_total(widget) == str(expected["result"])
     expect(widget.locator(".rollbook-verdict")).to_have_text("Success" if expected["success"] else "Failure")
-    expect(widget.locator(".rollbook-breakdown")).to_have_text(expected["text"])
+    # the engine's **marks** shown as <strong>, each said "(success)"
+    expect(widget.locator(".rollbook-breakdown")).to_have_text(re.sub(r"\*\*(.+?)\*\*", r"\1 (success)", expected["text"]))
+    expect(widget.locator(".rollbook-breakdown strong")).to_have_count(expected["text"].count("**") // 2)
     (entry,) = kept_log(page)
     assert entry["text"] == expected["text"] and entry["label"].startswith("Reflex (Buck Hunter)")
 

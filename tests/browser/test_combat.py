@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -60,6 +60,7 @@ def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(
     page = phone.new_page()
     page.goto(base_url + "tools/combat/")
     widget = page.locator("rollbook-opencore-attack")
+    open_more_options(widget)
     widget.get_by_label("Attack with").select_option("mental")  # "Mental powers used in combat cannot be blocked"
     expect(widget.get_by_label("Defense skill")).to_have_count(0)
     expect(widget.get_by_label("Weapon", exact=True)).to_have_count(0)
@@ -84,7 +85,7 @@ def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduc
     widget = page.locator("rollbook-opencore-attack")
     widget.get_by_label("Attack skill").fill("50")
     widget.get_by_label("Defense skill").fill("50")
-    widget.get_by_text("Dice rolled at the table").click()  # a folded section
+    open_more_options(widget)  # the dice rolled at the table are folded
     widget.get_by_label("Defense d100").fill("3")  # an unmodified 01-05: the defender fumbles
     widget.get_by_label("Attack skill").press("Enter")
     text = shown_text(widget)
@@ -160,6 +161,7 @@ def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone
     page = phone.new_page()
     page.goto(base_url + "tools/combat/")
     widget = page.locator("rollbook-cyno-strike")
+    open_more_options(widget)
     boxes = widget.get_by_role("group", name="Bonuses and penalties").get_by_role("checkbox")
     expect(boxes).to_have_count(len(chart), timeout=ENGINE_TIMEOUT_MS)
     quarter = widget.get_by_label("−1: A fourth of the target is behind cover.")
@@ -233,7 +235,9 @@ def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, ba
 def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/combat/")
-    expect(page.locator("rollbook-cyno-strike input[type=checkbox]").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("rollbook-cyno-strike input[type=checkbox]").first).to_be_attached(timeout=ENGINE_TIMEOUT_MS)
+    for fold in page.locator("details.rollbook-fold").all():  # what More options holds is measured too
+        fold.evaluate("(details) => { details.open = true; }")
     small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox]), .rollbook-widget summary")
     assert small == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll

@@ -57,6 +57,9 @@ def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_u
         page.goto(base_url + "tools/criticals/")  # one visit to a tool makes the offline copy
         assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
         expect(page.locator(".rollbook-notice")).to_contain_text("ready to use offline", timeout=ENGINE_TIMEOUT_MS)
+        # a notice nobody asked for covers nothing: a line at the end of the page's text, not over it
+        expect(page.locator("article.md-content__inner > .rollbook-notice")).to_contain_text("ready to use offline")
+        assert page.locator(".rollbook-notice").evaluate("(notice) => getComputedStyle(notice).position") == "static"
 
         context.set_offline(True)
         page.goto(base_url + "tools/roller/")  # a whole page load, from the service worker

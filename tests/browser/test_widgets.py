@@ -231,6 +231,7 @@ def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, b
     page.reload()
     page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
     expect(sword).to_contain_text(re.compile(r"^\d+"), timeout=ENGINE_TIMEOUT_MS)
+    expect(sword).to_contain_text("(Buck's STR 80 counts as 3)")  # whose STR, and what it counted
     (entry,) = kept_log(page)
     assert entry["vars"] == {"STR": 3}  # ruling opencore-str-damage: (80 - 50) / 10
     assert entry["total"] == engine("roll", expression="2d10+STR", vars={"STR": 3}, seed=entry["seed"])["total"]

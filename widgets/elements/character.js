@@ -4,6 +4,9 @@
 // Characters are kept in this browser by name; the active one gives STR, CON, … to the dice in
 // the rules text. A link with ?scores=…&hp_roll=… (or ?seed=…) shows the same character anywhere.
 //
+// The name field and the Keep button sit right under the roll's big numbers: roll, name, keep,
+// with no scrolling on a phone; the scores and the whole sheet follow.
+//
 // What is kept is the player's inputs (the scores as rolled or typed, the HP roll): the sheet is
 // asked of the engine again each time, so it can never go stale.
 
@@ -243,9 +246,10 @@ class CharacterGenerator extends RollbookElement {
         ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
         ${this.answer ? sheetSummary(this.answer.result, this.draft.name.trim()) : this.#hint()}
       </div>
+      ${this.#keepForm(keptHere)}
       ${this.#scoresForm()}
       ${this.answer ? sheetDetails(this.answer.result) : nothing}
-      ${this.#keepForm(keptHere)}
+      ${this.#shareView()}
       ${this.#keptList()}
     `;
   }
@@ -299,9 +303,6 @@ class CharacterGenerator extends RollbookElement {
 
   #keepForm(keptHere) {
     const notice = this.notice;
-    const link = this.answer ? shareLink(SITE_ROOT, PAGE, LINK, {
-      name: this.draft.name.trim(), scores: this.answer.result.rolled, hp_roll: this.answer.result.hp_roll,
-    }) : null;
     return html`<form class="rollbook-character__keep" @submit=${(e) => this.#keep(e)}>
       <label for="rollbook-character-name">Character name</label>
       <div class="rollbook-row">
@@ -315,11 +316,18 @@ class CharacterGenerator extends RollbookElement {
         <p>${notice.text}</p>
         ${notice.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => { notice.undo(); this.notice = null; this.update(); }}>Undo delete</button>` : nothing}
       </div>` : nothing}
-      ${link ? html`<div class="rollbook-row rollbook-character__share">
-        <a class="md-button" href=${link}>Link to this character</a>
-        <button type="button" class="md-button" @click=${() => print()}>Print the sheet</button>
-      </div>` : nothing}
     </form>`;
+  }
+
+  #shareView() {
+    if (!this.answer) return nothing;
+    const link = shareLink(SITE_ROOT, PAGE, LINK, {
+      name: this.draft.name.trim(), scores: this.answer.result.rolled, hp_roll: this.answer.result.hp_roll,
+    });
+    return html`<div class="rollbook-row rollbook-character__share">
+      <a class="md-button" href=${link}>Link to this character</a>
+      <button type="button" class="md-button" @click=${() => print()}>Print the sheet</button>
+    </div>`;
   }
 
   #keptList() {

@@ -5,7 +5,7 @@
 
 import { ask } from "../engine.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
-import { percent } from "./dice.js";
+import { chanceText, percent } from "./dice.js";
 
 const TAKES = [
   { value: "", label: "Roll the d20" },
@@ -39,13 +39,14 @@ class CodexCheck extends RollbookTool {
   fields() {
     return [
       { name: "modifier", label: "Skill modifier", kind: "int", initial: "0" },
-      { name: "complexity", label: "Complexity", kind: "choice", blame: ["complexity"],
+      { name: "complexity", label: "Complexity", kind: "choice", blame: ["complexity"], section: "The DC from a complexity",
         options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
       { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
-      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool", blame: ["distractions or threats"] },
-      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool" },
+      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool", blame: ["distractions or threats"],
+        hidden: (v) => !v.take },
+      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
     ];
   }
 
@@ -65,7 +66,9 @@ class CodexCheck extends RollbookTool {
   }
 
   #checkArgs(values) {
-    return given({ ...this.#args(values), safe: values.safe || undefined, failure_has_cost: values.failure_has_cost || undefined });
+    // the two ticks are shown (and sent) only with the take they are about
+    return given({ ...this.#args(values), safe: (values.take && values.safe) || undefined,
+      failure_has_cost: (values.take === "20" && values.failure_has_cost) || undefined });
   }
 
   async #askOdds() {
@@ -84,7 +87,7 @@ class CodexCheck extends RollbookTool {
     if (!answer?.ok) return nothing; // a bad input is reported when the check is rolled
     const { chances, can_succeed_automatically: automatic } = answer.result;
     return html`<p class="rollbook-chance" aria-live="polite">
-      <strong>Chance of success: ${percent(chances.success)}</strong> (${chances.success});
+      <strong>Chance of success: ${chanceText(chances.success)}</strong>;
       total success ${percent(chances.total_success)}, total failure ${percent(chances.total_failure)}
       ${automatic ? html`<br>The modifier is at least the DC: the character may succeed automatically without rolling.` : nothing}</p>`;
   }
@@ -103,7 +106,7 @@ class CodexCheck extends RollbookTool {
         ${result.time_multiplier > 1 ? html`<li>Taking ${result.take} takes <strong>${result.time_multiplier} times as long</strong> as a single check.</li>` : nothing}
         ${result.penalties_incurred ? html`<li>The character <strong>incurs the failure's penalties</strong> before completing the task.</li>` : nothing}
       </ul>` : nothing}
-      <p>Chance of success was ${percent(result.chance)} (${result.chance}).
+      <p>Chance of success was ${chanceText(result.chance)}.
         ${result.impossible_on_20 ? "A natural 20 alone could not succeed: the GM may rule automatic failure." : nothing}</p>`;
   }
 

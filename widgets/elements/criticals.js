@@ -9,7 +9,7 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, pagePath, SITE_ROOT } from "../session.js";
 import { newId } from "../kept.js";
-import { errorView } from "./dice.js";
+import { breakdown, errorView } from "./dice.js";
 
 const TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
 const LINK = { type: "text", roll: "int", attack_roll: "int", toughness: "int", seed: "int" };
@@ -139,7 +139,7 @@ class CriticalLookup extends RollbookElement {
         ${r.unclamped !== r.roll ? html`<div><dt>Beyond the table</dt><dd>${r.unclamped}, read as ${r.roll}</dd></div>` : nothing}
         <div><dt>Row</dt><dd>${r.row}</dd></div>
       </dl>
-      <p class="rollbook-breakdown"><code>${r.text}</code></p>
+      <p class="rollbook-breakdown"><code>${breakdown(r.text)}</code></p>
       <p class="rollbook-share"><a href=${link}>Link to this critical</a> ·
         <a href=${new URL("opencore/damage-and-criticals/", SITE_ROOT).href}>The critical hit rules</a></p>`;
   }

@@ -26,8 +26,8 @@ class CynoDamage extends RollbookTool {
       { name: "amount", label: "Damage points rolled", kind: "int", blame: ["amount", "damage"] },
       { name: "weapon_level", label: "Weapon's level", kind: "choice", options, initial: "" },
       { name: "target_level", label: "Target's level", kind: "choice", options, initial: "" },
-      { name: "static", label: "Static damage points (SDP)", kind: "bool" },
-      { name: "critical", label: "Critical strike (double damage)", kind: "bool" },
+      { name: "static", label: "Static damage points (SDP)", kind: "bool", section: "Static or critical" },
+      { name: "critical", label: "Critical strike (double damage)", kind: "bool", section: "Static or critical" },
     ];
   }
 

@@ -5,6 +5,10 @@
 
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 
+const CHARTS = "Bonus and penalty charts";
+const FIRING = "Aiming, rockets, missiles";
+const DICE = "Dice rolled at the table";
+
 class CynoStrike extends RollbookTool {
   static tool = "cyno-strike";
   static page = "tools/combat/";
@@ -25,14 +29,15 @@ class CynoStrike extends RollbookTool {
     return [
       { name: "coordination", label: "Coordination", kind: "int" },
       { name: "skill", label: "Weaponry skill %", kind: "int", blame: ["weaponry skill"] },
-      { name: "condition", label: "Bonuses and penalties", kind: "checks", blame: ["cannot both apply", "strike condition"],
+      { name: "condition", label: "Bonuses and penalties", kind: "checks", blame: ["cannot both apply", "strike condition"], section: CHARTS,
         options: this.conditions.map((row) => ({ value: row.id, group: row.group, label: `${sign(row.modifier)}: ${row.condition}` })) },
-      { name: "damage_lost", label: "Damage points lost", kind: "int", initial: "0", blame: ["damage points"] },
-      { name: "aim", label: "Actions spent aiming", kind: "int", initial: "0", blame: ["aimed"] },
-      { name: "rocket", label: "Firing an unguided rocket (−2)", kind: "bool" },
-      { name: "missile", label: "Guided missile volley (no bonuses or penalties)", kind: "bool", blame: ["missile"] },
+      { name: "damage_lost", label: "Damage points lost", kind: "int", initial: "0", blame: ["damage points"], section: CHARTS },
+      { name: "aim", label: "Actions spent aiming", kind: "int", initial: "0", blame: ["aimed"], section: FIRING },
+      { name: "rocket", label: "Firing an unguided rocket (−2)", kind: "bool", section: FIRING },
+      { name: "missile", label: "Guided missile volley (no bonuses or penalties)", kind: "bool", blame: ["missile"], section: FIRING },
+      // (the damage last: a message naming a missile and the damage is about the missile)
       { name: "damage", label: "Weapon's damage roll", kind: "int", help: "doubled on a critical" },
-      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["strike roll"] },
+      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["strike roll"], section: DICE },
     ];
   }
 

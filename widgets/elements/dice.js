@@ -67,6 +67,12 @@ export function percent(fraction) {
   return `${value < 0.01 ? value.toPrecision(2) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
 }
 
+/** A chance as a percentage and, when it is not a whole certainty, the engine's exact fraction:
+ *  "37.5% (3/8)", "100%". */
+export function chanceText(fraction) {
+  return fractionValue(fraction) === 0 || fractionValue(fraction) === 1 ? percent(fraction) : `${percent(fraction)} (${fraction})`;
+}
+
 /** The engine's error, and where it points in what was typed (a caret under the column). */
 export function errorView(error, typed, id) {
   const column = error.column ?? Number((/^column (\d+):/.exec(error.message) ?? [])[1] ?? 0);
@@ -76,8 +82,25 @@ export function errorView(error, typed, id) {
   </div>`;
 }
 
-/** The engine's one-line breakdown, "4d6kh3 (5, ~~2~~, 6, 4) + 2 = 15", with the dropped dice
- *  (marked ~~like this~~) struck through: as text nodes, never as HTML. */
+// The engine's marks in a breakdown: ~~dropped~~, **a success**, _a failure_. A critical's own
+// mark (20**, 1__) follows a number with no closing pair, and stays as written.
+const MARKS = /~~(.+?)~~|(?<![\w*])\*\*(?=[^\s*])(.+?)\*\*(?!\*)|(?<![\w_])_(?=[^\s_])(.+?)_(?![\w])/g;
+
+/** The engine's one-line breakdown, "5d10>7 (**8**, 1, ~~2~~, _3_) = 1", with its marks as
+ *  elements: struck through and said "dropped", <strong> a success, <em> a failure. Text nodes
+ *  only (lit-html escapes each part), never the engine's text as HTML. */
 export function breakdown(text) {
-  return String(text).split("~~").map((part, i) => (i % 2 ? html`<s>${part}</s><span class="rollbook-visually-hidden"> (dropped)</span>` : part));
+  const parts = [];
+  let at = 0;
+  const source = String(text);
+  for (const match of source.matchAll(MARKS)) {
+    if (match.index > at) parts.push(source.slice(at, match.index));
+    const [, dropped, success, failure] = match;
+    if (dropped !== undefined) parts.push(html`<s>${breakdown(dropped)}</s><span class="rollbook-visually-hidden"> (dropped)</span>`);
+    else if (success !== undefined) parts.push(html`<strong>${breakdown(success)}</strong><span class="rollbook-visually-hidden"> (success)</span>`);
+    else parts.push(html`<em>${breakdown(failure)}</em><span class="rollbook-visually-hidden"> (failure)</span>`);
+    at = match.index + match[0].length;
+  }
+  if (at < source.length) parts.push(source.slice(at));
+  return parts;
 }

@@ -5,7 +5,8 @@
 //
 // A name in the expression (STR, DEX, …) takes its value from the active character by the
 // Rulings page's reading, asked of the engine ("opencore roll-values"); with no active character,
-// the roll says which character page to visit.
+// the roll says which character page to visit. A roll that used one says whose scores it took
+// ("Brakka's STR 76 counts as 2").
 
 import { ask } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
@@ -32,18 +33,25 @@ class InlineRoll extends RollbookElement {
     this.expression = this.getAttribute("expression") ?? this.fallback;
     this.label = this.getAttribute("label") || this.expression;
     this.result = null;
+    this.whose = null; // the scores the roll took, in words, or null
     this.problem = null;
     this.busy = false;
   }
 
+  /** The values of the names in the expression and, when there are any, whose they are in words. */
   async #values() {
     const names = [...new Set(this.expression.match(NAMES) ?? [])];
-    if (!names.length) return {};
+    if (!names.length) return { vars: {}, whose: null };
     const character = kept.active;
     if (!character) throw new NeedsCharacter(names);
     const answer = await ask({ command: "opencore roll-values", args: { scores: scoresText(character.scores) } });
     if (!answer.ok) throw new Error(answer.error.message);
-    return Object.fromEntries(names.map((name) => [name, answer.result.values[name]]));
+    const vars = Object.fromEntries(names.map((name) => [name, answer.result.values[name]]));
+    const scores = names.map((name) => {
+      const score = character.scores[name];
+      return `${name} ${score}${vars[name] !== score ? ` counts as ${vars[name]}` : ""}`;
+    });
+    return { vars, whose: `${character.name}'s ${scores.join(", ")}` };
   }
 
   async #roll() {
@@ -51,9 +59,9 @@ class InlineRoll extends RollbookElement {
     this.problem = null;
     this.update();
     try {
-      const vars = await this.#values();
+      const { vars, whose } = await this.#values();
       const { answer } = await rollIntoLog({ expression: this.expression, vars, label: this.label });
-      if (answer.ok) this.result = answer.result;
+      if (answer.ok) [this.result, this.whose] = [answer.result, whose];
       else this.problem = answer.error.message;
     } catch (error) {
       this.problem = error instanceof NeedsCharacter
@@ -71,7 +79,8 @@ class InlineRoll extends RollbookElement {
         starting ? "starting the dice engine…"
         : this.busy ? "rolling…"
         : this.problem ? html`<span class="rollbook-problem">${this.problem}</span>`
-        : this.result ? html`<strong>${this.result.total_exact ?? this.result.total}</strong> <span class="rollbook-roll__text">${breakdown(this.result.text)}</span>`
+        : this.result ? html`<strong>${this.result.total_exact ?? this.result.total}</strong> <span class="rollbook-roll__text">${breakdown(this.result.text)}</span>${
+          this.whose ? html` <span class="rollbook-roll__whose">(${this.whose})</span>` : nothing}`
         : nothing}</output>`;
   }
 }

@@ -6,7 +6,6 @@
 // it calls for, with its effects.
 
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
-import { kept } from "../session.js";
 
 const ATTACKS_WITH = [
   { value: "", label: "A weapon" },
@@ -15,7 +14,9 @@ const ATTACKS_WITH = [
   { value: "mental", label: "A Mental Power (cannot be blocked)" },
 ];
 const TABLES = ["slash", "impact", "puncture", "shrapnel", "burn"];
-const WOUND = "The defender's wound (HP, armor, Powers)";
+const POWER = "A Power";
+const BONUSES = "Bonuses and conditions";
+const WOUND = "The defender's wound";
 const DICE = "Dice rolled at the table";
 
 class OpenCoreAttack extends RollbookTool {
@@ -38,33 +39,32 @@ class OpenCoreAttack extends RollbookTool {
   }
 
   fields() {
-    const strength = kept.active?.scores.STR;
     const power = (v) => v.power ?? "";
     const scored = (v) => power(v) === "physical" || power(v) === "mental";
     const mental = (v) => power(v) === "mental";
     const armed = (v) => !power(v) && Boolean(v.weapon);
     return [
-      { name: "power", label: "Attack with", kind: "choice", wide: true, options: ATTACKS_WITH },
+      { name: "power", label: "Attack with", kind: "choice", wide: true, options: ATTACKS_WITH, section: POWER },
       { name: "attack_skill", label: power(this.values ?? {}) === "touch" ? "Hand-to-Hand skill" : "Attack skill", kind: "int",
         hidden: scored },
-      { name: "power_score", label: "Power's score", kind: "int", hidden: (v) => !scored(v) },
+      { name: "power_score", label: "Power's score", kind: "int", hidden: (v) => !scored(v), section: POWER },
       { name: "defense_skill", label: "Defense skill", kind: "int", hidden: mental },
-      { name: "attack_bonus", label: "Attack bonus", kind: "int", initial: "0", hidden: mental },
-      { name: "defense_bonus", label: "Defense bonus", kind: "int", initial: "0", hidden: mental },
-      { name: "power_damage", label: "Power's damage", kind: "int", help: "the GM's number (0 for none)", hidden: (v) => !power(v) },
-      { name: "resistance", label: "Defender's Magic Resistance", kind: "int", initial: "0", hidden: (v) => !mental(v) },
+      { name: "attack_bonus", label: "Attack bonus", kind: "int", initial: "0", hidden: mental, section: BONUSES },
+      { name: "defense_bonus", label: "Defense bonus", kind: "int", initial: "0", hidden: mental, section: BONUSES },
+      { name: "power_damage", label: "Power's damage", kind: "int", help: "the GM's number (0 for none)", hidden: (v) => !power(v), section: POWER },
+      { name: "resistance", label: "Defender's Magic Resistance", kind: "int", initial: "0", hidden: (v) => !mental(v), section: POWER },
       { name: "weapon", label: "Weapon", kind: "choice", wide: true, hidden: power,
         options: [{ value: "", label: "None (no damage roll)" }, ...this.weapons.map((w) => ({ value: w.weapon, label: w.weapon }))] },
       { name: "mode", label: "Mode", kind: "choice", hidden: (v) => Boolean(power(v)) || this.#modes(v).length === 0,
         options: this.#modes(this.values ?? {}).map((m) => ({ value: m.mode, label: m.mode })) },
       { name: "damage_bonus", label: "Better weapon's bonus", kind: "int", initial: "0", help: "to its damage; the GM's number",
-        hidden: (v) => !armed(v) },
+        hidden: (v) => !armed(v), section: BONUSES },
       { name: "strength", label: "Attacker's STR", kind: "int", blame: ["adds str"], help: "for +STR weapons and touch Powers",
-        initial: strength === undefined ? "" : String(strength), hidden: scored },
-      { name: "defending", label: "Defender took the Defense action (skill doubled)", kind: "bool", hidden: mental },
-      { name: "stunned", label: "Defender is stunned (−50 to defense)", kind: "bool", hidden: mental },
-      { name: "unconscious", label: "Defender is unconscious (no defense roll)", kind: "bool", hidden: mental },
-      { name: "attacker_stunned", label: "Attacker is stunned", kind: "bool", blame: ["the attacker is stunned"] },
+        fromActive: (character) => character.scores.STR, hidden: scored },
+      { name: "defending", label: "Defender took the Defense action (skill doubled)", kind: "bool", hidden: mental, section: BONUSES },
+      { name: "stunned", label: "Defender is stunned (−50 to defense)", kind: "bool", hidden: mental, section: BONUSES },
+      { name: "unconscious", label: "Defender is unconscious (no defense roll)", kind: "bool", hidden: mental, section: BONUSES },
+      { name: "attacker_stunned", label: "Attacker is stunned", kind: "bool", blame: ["the attacker is stunned"], section: BONUSES },
       { name: "fortitude", label: "Defender's Fortitude", kind: "int", initial: "0", section: WOUND, hidden: scored,
         help: "damage dice removed" },
       { name: "hp", label: "Defender's HP", kind: "int", help: "with CON: the wound is worked out", blame: ["health points"], section: WOUND },

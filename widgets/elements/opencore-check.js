@@ -7,7 +7,7 @@
 import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { scoresText } from "./inline-roll.js";
-import { percent } from "./dice.js";
+import { chanceText } from "./dice.js";
 
 // The command's choices, in the rules' words.
 const KINDS = [
@@ -80,7 +80,7 @@ class OpenCoreCheck extends RollbookTool {
     return html`
       ${verdict(html`${result.name}${values.who ? ` for ${values.who}` : ""}`, result.result, result.success ? "Success" : "Failure")}
       <p>${result.rule} (${result.target}): rolled ${result.roll}${result.result !== result.roll ? ` → ${result.result}` : ""}.
-        Chance of success ${percent(result.chance)} (${result.chance}).</p>`;
+        Chance of success ${chanceText(result.chance)}.</p>`;
   }
 
   kept(result, values) {
@@ -98,7 +98,8 @@ class OpenCoreSuccesses extends RollbookTool {
       { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10", blame: ["the dice", "sides"] },
       { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher", blame: ["the number each die must reach"] },
       { name: "needed", label: "Successes needed", kind: "int", initial: "1", blame: ["the number needed"] },
-      { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here", blame: ["rolls", "die number"] },
+      { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here", blame: ["rolls", "die number"],
+        section: "Dice rolled at the table" },
     ];
   }
 
@@ -116,7 +117,7 @@ class OpenCoreSuccesses extends RollbookTool {
       <ul class="rollbook-dice" aria-label="the dice">${result.rolls.map((roll, i) => html`
         <li class="rollbook-die ${result.counted[i] ? "rollbook-die--success" : ""}"><span class="rollbook-die__face">${roll}</span>
           <span class="rollbook-die__status">${result.counted[i] ? "counts" : "does not count"}</span></li>`)}</ul>
-      <p>Chance of success before rolling ${percent(result.chance)} (${result.chance}).</p>`;
+      <p>Chance of success before rolling ${chanceText(result.chance)}.</p>`;
   }
 
   kept(result) {

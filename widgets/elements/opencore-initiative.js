@@ -2,7 +2,8 @@
 // factor + the armor's penalty (+20 after Bide), as "opencore initiative" rules it; and
 // <rollbook-opencore-group-initiative>: each side's 1d6, ties rolled again; and
 // <rollbook-opencore-party-initiative>: several characters in the order of their individual
-// initiative, as "opencore party-initiative" rules it (ties roll 1d20 again); and
+// initiative, as "opencore party-initiative" rules it (ties roll 1d20 again): the kept characters
+// are ticked, others typed one a line; and
 // <rollbook-opencore-move>: how many movement actions (rounds) a distance takes ("opencore move").
 
 import { define, given, html, lines, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
@@ -25,15 +26,14 @@ class OpenCoreInitiative extends RollbookTool {
   }
 
   fields() {
-    const dex = kept.active?.scores.DEX;
     return [
-      { name: "dex", label: "DEX", kind: "int", initial: dex === undefined ? "" : String(dex) },
-      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["the initiative roll"] },
+      { name: "dex", label: "DEX", kind: "int", fromActive: (character) => character.scores.DEX },
+      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["the initiative roll"], section: "Dice rolled at the table" },
       { name: "weapon", label: "Weapon (speed factor)", kind: "choice", wide: true,
         options: [{ value: "", label: "None" }, ...this.weapons.map((w) => ({ value: w.weapon, label: `${w.weapon} (+${w.speed})` }))] },
       { name: "armor", label: "Armor (initiative penalty)", kind: "choice", wide: true,
         options: [{ value: "", label: "None" }, ...this.armor.map((a) => ({ value: a.armor, label: `${a.armor} (${a.initiative_penalty})` }))] },
-      { name: "bide", label: "Used Bide last round (+20)", kind: "bool" },
+      { name: "bide", label: "Used Bide last round (+20)", kind: "bool", section: "Bide" },
     ];
   }
 
@@ -84,6 +84,12 @@ function zeroNotes(zero) {
     html`<li><strong>${code} 0</strong>: the character is ${consequence}.</li>`)}</ul>` : nothing;
 }
 
+/** A kept character as the party-initiative line it stands for, with ";" for ",": a tick's value
+ *  (ticks are joined with ","), so a link holds the line itself and works on any device. */
+function partyLine(character) {
+  return `name=${character.name.replace(/[,;=]/g, " ")};dex=${character.scores.DEX}`;
+}
+
 class OpenCorePartyInitiative extends RollbookTool {
   static tool = "opencore-party-initiative";
   static page = "tools/combat/";
@@ -91,17 +97,19 @@ class OpenCorePartyInitiative extends RollbookTool {
   static folds = true;
 
   fields() {
-    // the kept characters to start from: their names and DEX
-    const party = kept.characters.map((c) => `name=${c.name.replaceAll(",", " ")},dex=${c.scores.DEX}`).join("\n");
     return [
-      { name: "character", label: "Characters, one a line", kind: "lines", rows: 4, initial: party,
-        placeholder: "name=Buck,dex=80,weapon=Sword\nname=Orc,dex=40,armor=Leather Armor,bide",
-        help: "name= and dex=, and if they apply weapon=, armor=, bide, roll= (the d20 rolled)", blame: ["a character", "character field", "characters are called"] },
+      { name: "party", label: "Kept characters", kind: "checks",
+        help: kept.characters.length ? "tap the ones in the fight" : "none kept yet: characters kept on the Character page are ticked here",
+        options: kept.characters.map((c) => ({ value: partyLine(c), label: `${c.name} (DEX ${c.scores.DEX})` })) },
+      { name: "character", label: "Others, one a line", kind: "lines", rows: 3,
+        placeholder: "name=Orc,dex=40,armor=Leather Armor", blame: ["a character", "character field", "characters are called"],
+        help: "as name=Orc,dex=40 and, if they apply, weapon=Sword, armor=Leather Armor, bide, roll=12 (the d20 rolled)" },
     ];
   }
 
   request(values, seed) {
-    return { command: "opencore party-initiative", args: { character: lines(values.character), seed } };
+    const party = String(values.party).split(",").filter(Boolean).map((line) => line.replaceAll(";", ","));
+    return { command: "opencore party-initiative", args: { character: [...party, ...lines(values.character)], seed } };
   }
 
   details(result) {

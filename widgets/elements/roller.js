@@ -1,11 +1,13 @@
 // <rollbook-roller>: the dice roller of tools/roller/. Type an expression (or tap a die), roll,
 // see every die and a large total; the exact odds of the expression under it; every roll goes
 // to the shared log. A link with ?expression=…&seed=… shows that exact roll on any device.
+// After a reload the field holds the last expression rolled here, and the recent ones are a tap
+// away: both are read from the kept roll log, not kept a second time.
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
-import { rollIntoLog, SITE_ROOT } from "../session.js";
+import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
@@ -14,10 +16,24 @@ const PAGE = "tools/roller/";
 // Rolls behind an estimate, when exact odds are out of reach (the engine may roll fewer when the
 // dice run out, and says how many it rolled).
 const ESTIMATE_ROLLS = 5000;
+const RECENT = 5; // recent expressions offered as buttons
+
+/** The distinct expressions of the log's rolls with no named values, newest first; those rolled
+ *  on `page` only, when given. */
+export function recentExpressions(log, { page = null, count = RECENT } = {}) {
+  const seen = [];
+  for (let i = log.length - 1; i >= 0 && seen.length < count; i--) {
+    const { expression, vars, page: where } = log[i];
+    if (!expression || Object.keys(vars ?? {}).length || (page && where !== page)) continue;
+    if (!seen.includes(expression)) seen.push(expression);
+  }
+  return seen;
+}
 
 class DiceRoller extends RollbookElement {
   connected() {
-    this.expression = this.expression ?? "";
+    this.expression = this.expression ?? recentExpressions(kept.log, { page: PAGE, count: 1 })[0] ?? "";
+    this.listen(kept.watch(() => this.update()));
     this.answer = null; // the engine's last roll response
     this.asked = null; // what that answer answers: {expression, vars, seed, label, shared}
     this.odds = null; // the engine's prob response for the last expression
@@ -36,6 +52,7 @@ class DiceRoller extends RollbookElement {
     if (!expression) {
       this.answer = { ok: false, error: { kind: "input", message: "type a dice expression first, e.g. 2d6+3, 4d6kh3 or d%" } };
       this.asked = { expression };
+      this.odds = null;
       return this.update();
     }
     this.busy = true;
@@ -51,6 +68,7 @@ class DiceRoller extends RollbookElement {
     this.busy = false;
     this.answer = answer;
     this.asked = { expression, vars, seed: answer.ok ? answer.result.seed ?? seed : seed, label, shared };
+    if (!answer.ok) this.odds = null; // the odds shown were another expression's
     this.update();
     if (answer.ok) this.#askOdds(expression, vars);
     const input = this.querySelector("input[name=expression]");
@@ -111,6 +129,7 @@ class DiceRoller extends RollbookElement {
           <button type="submit" class="md-button md-button--primary">Roll</button>
         </div>
       </form>
+      ${this.#recentView()}
       ${this.engineNotice()}
       ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
       <section class="rollbook-answer" aria-live="polite" aria-busy=${this.busy ? "true" : "false"}>
@@ -123,6 +142,17 @@ class DiceRoller extends RollbookElement {
       </div>
       ${this.#oddsView()}
     `;
+  }
+
+  /** The recent expressions, each rolled again with one tap. */
+  #recentView() {
+    const recent = recentExpressions(kept.log);
+    if (!recent.length) return nothing;
+    return html`<div class="rollbook-quick rollbook-recent" role="group" aria-labelledby="rollbook-recent-title">
+      <span class="rollbook-recent__title" id="rollbook-recent-title">Recent</span>
+      ${recent.map((expression) => html`<button type="button" class="md-button" aria-label=${`Roll ${expression} again`}
+        @click=${() => this.#quick(expression)}>${expression}</button>`)}
+    </div>`;
   }
 
   #answerView() {

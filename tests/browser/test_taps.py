@@ -1,0 +1,182 @@
+"""The quick paths of issue #18's budgets, at 390 x 844: every tap and every typed field a player
+makes is counted (Taps), and the count is asserted. A menu counts two taps (open it, pick one), a
+typed field one tap (into it) and one field. What only sets the scene (a first roll, a reload) is
+done on the page directly and not counted."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+KEPT = "rollbook.kept.v1"
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+class Taps:
+    """A player's taps and typed fields, counted; each tapped thing must be on screen already
+    (Playwright would scroll to it, which a budget of no scrolling does not allow)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+        self.fields = 0
+
+    def in_view(self, target: Locator) -> None:
+        expect(target).to_be_in_viewport(ratio=1)  # wholly on screen, as it is
+
+    def tap(self, target: Locator) -> None:
+        self.in_view(target)
+        target.click()
+        self.taps += 1
+
+    def type(self, target: Locator, text: str) -> None:
+        self.tap(target)
+        target.fill(text)
+        self.fields += 1
+
+    def pick(self, target: Locator, value: str) -> None:
+        self.in_view(target)
+        target.select_option(value)
+        self.taps += 2
+
+
+def kept(page: Page) -> dict[str, Any]:
+    return page.evaluate(f"() => JSON.parse(localStorage.getItem('{KEPT}') || '{{\"log\": [], \"characters\": []}}')")
+
+
+def test_roll_1d20_plus_5_again_after_a_reload_in_one_tap(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    field = page.get_by_label("Dice expression")
+    field.fill("1d20+5")
+    field.press("Enter")
+    expect(page.locator(".rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("#rollbook-odds-title")).to_contain_text("1d20+5", timeout=ENGINE_TIMEOUT_MS)
+
+    # the odds heading follows the expression: after an error it names none
+    field.fill("2d")
+    field.press("Enter")
+    expect(page.locator("#rollbook-roller-problem")).to_be_visible()
+    expect(page.locator("#rollbook-odds-title")).to_have_text("Exact odds")
+
+    page.reload()
+    expect(field).to_have_value("1d20+5")  # the last roll made here, from the kept log
+    recent = page.get_by_role("group", name="Recent")
+    expect(recent.get_by_role("button")).to_have_text(["1d20+5"])  # the failed "2d" was never kept
+    taps = Taps(page)
+    taps.tap(page.get_by_role("button", name="Roll", exact=True))
+    expect(page.locator(".rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    first, again = kept(page)["log"]
+    assert again["expression"] == "1d20+5" and again["seed"] != first["seed"]
+    expect(page.locator(".rollbook-total__value")).to_have_text(
+        str(engine("roll", expression="1d20+5", seed=again["seed"])["total"]))
+    assert (taps.taps, taps.fields) == (1, 0)
+
+    # and from Recent, one tap too
+    taps.tap(recent.get_by_role("button", name="Roll 1d20+5 again"))
+    expect(page.locator(".rollbook-log__entry")).to_have_count(3)
+    assert taps.taps == 2
+
+    # a pressed secondary button (focused and under the pointer) in the light palette: its text
+    # stands out from its background by 4.5:1 at least
+    die = page.get_by_role("group", name="Quick dice").get_by_role("button", name="d6", exact=True)
+    die.focus()
+    die.hover()
+    page.mouse.down()
+    ratio = die.evaluate("""async (button) => {
+      await Promise.all(button.getAnimations().map((a) => a.finished));
+      const style = getComputedStyle(button);
+      const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+      const lum = (c) => { const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    }""")
+    page.mouse.up()
+    assert page.evaluate("() => document.body.getAttribute('data-md-color-scheme')") == "default"
+    assert ratio >= 4.5, f"pressed secondary button: {ratio:.2f}:1"
+
+
+def test_roll_a_character_and_keep_it_named_in_three_taps_one_field_no_scrolling(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/character/")
+    taps = Taps(page)
+    roll = page.get_by_role("button", name="Roll a character")
+    expect(roll).to_be_visible()
+    scrolled = page.evaluate("() => scrollY")
+    taps.tap(roll)
+    expect(page.locator("[data-score=HP]")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    taps.type(page.get_by_label("Character name"), "Brakka")
+    taps.tap(page.get_by_role("button", name="Keep this character"))
+    done = page.locator(".rollbook-done")
+    expect(done).to_contain_text("Brakka is kept in this browser and is the active character")
+    taps.in_view(done)
+    assert page.evaluate("() => scrollY") == scrolled
+    assert (taps.taps, taps.fields) == (3, 1)
+    (character,) = kept(page)["characters"]
+    expected = engine("opencore character", seed=character["seed"])
+    assert character["name"] == "Brakka" and character["scores"] == expected["rolled"]
+    expect(page.locator("[data-score=HP]")).to_have_text(str(expected["hp"]))
+
+
+def test_look_up_a_critical_with_the_engine_rolling_in_three_taps(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/criticals/")
+    taps = Taps(page)
+    kind = page.get_by_label("Damage type")
+    kind.wait_for()
+    # reading down to the form is not a tap: the whole form then fits on the screen
+    page.locator("rollbook-criticals form").evaluate("(form) => form.scrollIntoView({block: 'center'})")
+    taps.pick(kind, "impact")
+    taps.tap(page.get_by_role("button", name="Look up"))
+    row = page.locator(".rollbook-crit-row")
+    expect(row).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert taps.taps <= 3
+    (entry,) = kept(page)["log"]
+    assert entry["total"] == engine("opencore crit", type="impact", seed=entry["seed"])["roll"]
+
+
+def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str) -> None:
+    scores = {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
+    brakka = {"id": "brakka", "name": "Brakka", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
+              "created": "2026-12-01T18:00:00.000Z"}
+    page = phone.new_page()
+    page.goto(base_url + "tools/combat/")
+    page.evaluate(f"(c) => localStorage.setItem('{KEPT}', JSON.stringify({{rollbook: 1, log: [], characters: [c], active: 'brakka'}}))", brakka)
+    page.reload()
+
+    jump = page.get_by_role("navigation", name="Helpers on this page")
+    expect(jump.get_by_role("link")).to_have_count(11)
+    taps = Taps(page)
+    taps.tap(jump.get_by_role("link", name="Party initiative"))
+    party = page.locator("rollbook-opencore-party-initiative")
+    tick = party.get_by_label("Brakka (DEX 33)")
+    taps.tap(tick)
+    taps.tap(party.get_by_role("button", name="Order the party"))
+    expect(party.locator(".rollbook-total")).to_contain_text("Brakka acts first", timeout=ENGINE_TIMEOUT_MS)
+    assert (taps.taps, taps.fields) == (3, 0)
+    (entry,) = kept(page)["log"]
+    expected = engine("opencore party-initiative", character=["name=Brakka,dex=33"], seed=entry["seed"])
+    expect(party.locator(".rollbook-total__value")).to_have_text(str(expected["order"][0]["total"]))
+
+    # the active character's STR and DEX are filled in, and say whose they are
+    attack = page.locator("rollbook-opencore-attack")
+    expect(attack.get_by_label("Attacker's STR")).to_have_value("80")
+    expect(attack.locator(".rollbook-field", has=page.get_by_label("Attacker's STR"))).to_contain_text("Brakka's")
+    expect(page.locator("rollbook-opencore-initiative").get_by_label("DEX", exact=True)).to_have_value("33")
+    # one More options fold per form
+    for name in ("opencore-attack", "cyno-strike", "cyno-dodge", "cyno-parry"):
+        expect(page.locator(f"rollbook-{name} details.rollbook-fold")).to_have_count(1)
