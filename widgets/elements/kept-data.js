@@ -4,7 +4,7 @@
 // place of the problem; what is already kept is never replaced by it.
 
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { KeptError } from "../kept.js";
+import { KeptError, placeWords } from "../kept.js";
 import { kept } from "../session.js";
 
 function plural(n, word) {
@@ -14,6 +14,13 @@ function plural(n, word) {
 /** ", an encounter (round 2)" when one is kept, else nothing. */
 function encounterWords(encounter) {
   return encounter ? `, an encounter (round ${encounter.current.round})` : "";
+}
+
+/** Why a file was refused, in a player's words: the file as a whole, or the place in it. */
+function whyRefused(error) {
+  if (!(error instanceof KeptError)) return "this browser could not read the file; try choosing it again";
+  if (error.path === "file") return error.reason;
+  return `this Rollbook export has a part that cannot be used (${placeWords(error.path)}: ${error.reason}); it may have been changed by hand`;
 }
 
 class KeptData extends RollbookElement {
@@ -46,8 +53,7 @@ class KeptData extends RollbookElement {
         + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
         + (already ? ` (${already} already kept here, left as they are).` : ".") };
     } catch (error) {
-      const reason = error instanceof KeptError ? error.message : `the file could not be read (${error.message})`;
-      this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${reason}` };
+      this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
     this.update();
   }

@@ -68,12 +68,12 @@ class OpenCoreCheck extends RollbookTool {
     return { command: "opencore check", args: given({ kind: values.kind, scores: values.scores, roll: typed(values.roll), ...rulings, seed }) };
   }
 
-  problemView(id) {
+  problemView(id, field) {
     if (this.answer.error.kind === "character") {
       return html`<p class="rollbook-problem" id=${id} role="alert">a save needs a character's scores: make or pick the active
         character on the <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a></p>`;
     }
-    return super.problemView(id);
+    return super.problemView(id, field);
   }
 
   details(result, values) {
