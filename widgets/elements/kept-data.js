@@ -4,6 +4,7 @@
 // place of the problem; what is already kept is never replaced by it.
 
 import { define, html, nothing, RollbookElement } from "../element.js";
+import { revealProblem } from "../field-problem.js";
 import { KeptError, placeWords } from "../kept.js";
 import { kept } from "../session.js";
 
@@ -56,17 +57,21 @@ class KeptData extends RollbookElement {
       this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
     this.update();
+    if (this.message.problem) requestAnimationFrame(() => revealProblem(this));
   }
 
   view() {
+    const refused = Boolean(this.message?.problem);
     return html`<div class="rollbook-kept">
       <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
         <label class="md-button rollbook-file">Import a file
-          <input type="file" accept="application/json,.json" @change=${(e) => this.#import(e)}></label>
+          <input type="file" accept="application/json,.json" aria-invalid=${refused ? "true" : "false"}
+            aria-describedby=${refused ? "rollbook-kept-problem" : nothing} @change=${(e) => this.#import(e)}></label>
       </div>
-      ${this.message ? html`<p class=${this.message.problem ? "rollbook-problem" : "rollbook-done"} role=${this.message.problem ? "alert" : "status"}>${this.message.text}</p>` : nothing}
+      ${this.message ? html`<p class=${refused ? "rollbook-problem" : "rollbook-done"} id=${refused ? "rollbook-kept-problem" : nothing}
+        role=${refused ? "alert" : "status"}>${this.message.text}</p>` : nothing}
     </div>`;
   }
 }
