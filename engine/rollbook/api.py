@@ -3,7 +3,12 @@
 Request:  ``{"api": 1, "command": "opencore crit", "args": {"type": "slash", "roll": 95}}``
 Response: ``{"api": 1, "ok": true, "command": "opencore crit", "result": {...}}``
 or        ``{"api": 1, "ok": false, "command": ..., "error": {"kind": "input", "message": "..."}}``
-          (with ``"column": 6`` in the error when it points at a place in a dice expression)
+          (with ``"column": 6`` in the error when it points at a place in a dice expression, and
+          ``"fields": ["attack_skill"]`` when it is about arguments of the request: their names,
+          the one to fix first first, a keyed argument's entry as ``"score.con"``)
+
+An error's message names no flag, argument, command or ruling id: it reads after the name of
+the field it is about (a page shows "Attack skill: enter a whole number, such as 40, not “abc”").
 
 Command names and argument names are exactly those of the CLI (``--attack-roll`` is
 ``attack_roll``). Only JSON crosses this boundary, so no Python object leaks into page code.
@@ -42,6 +47,8 @@ def call(request: dict[str, Any]) -> dict[str, Any]:
         result = commands.run(name, args)
     except RollbookError as error:
         failure = _failure(name, error.kind, str(error))
+        if error.fields:
+            failure["error"]["fields"] = list(error.fields)
         column = getattr(error, "column", None)  # a dice error's place in the expression, for the widget
         if column:
             failure["error"]["column"] = column

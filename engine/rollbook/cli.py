@@ -119,6 +119,23 @@ def _named(name: str, options: dict[str, Any]) -> None:
             options[p.name] = dict(pairs)
 
 
+def _flags(name: str, fields: Sequence[str]) -> str:
+    """The CLI's words for the arguments an error is about: ``--attack-skill``, ``--score con=N``,
+    ``EXPR`` for a positional one."""
+    params = {p.name: p for p in commands.load_all()[name].params}
+    shown = []
+    for field in fields:
+        base, keyed, key = field.partition(".")
+        p = params.get(base)
+        if p is None:  # the seed every command takes
+            shown.append("--" + base.replace("_", "-"))
+        elif keyed:
+            shown.append(f"{p.flag} {key}={'N' if p.kind is int else 'VALUE'}")
+        else:
+            shown.append(p.metavar if p.positional or p.file else p.flag)
+    return ", ".join(shown)
+
+
 def _read_files(name: str, options: dict[str, Any]) -> str | None:
     """Replace each file argument by the JSON object it holds; returns the file read (or None)."""
     path = None
@@ -168,7 +185,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except OSError as error:
                 raise RollbookError(f"cannot write {out}: {error.strerror}") from None
     except RollbookError as error:
-        print(f"rollbook {name}: {error}", file=sys.stderr)
+        about = _flags(name, error.fields)
+        print(f"rollbook {name}: {about + ': ' if about else ''}{error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if writes and out == "-" and not as_json:

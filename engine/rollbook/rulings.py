@@ -64,3 +64,16 @@ def get(ruling_id: str) -> Ruling:
     if ruling_id not in rulings:
         raise RollbookError(f"there is no ruling {ruling_id!r}", hint="one of: " + ", ".join(rulings))
     return rulings[ruling_id]
+
+
+def named(ruling_id: str) -> str:
+    """A ruling as a player reads it in a message: by its title, not its id."""
+    return f"the ruling “{get(ruling_id).title}”"
+
+
+def reading(option: str, value: str) -> str:
+    """How a ruling option a table chose reads: the ruling's title, or its alternative when the
+    value chosen is the one that selects it (``death_at=zero``: "Death at 0 HP, as ...")."""
+    ruling = next(r for r in _rulings().values() if r.option and r.option.partition("=")[0] == option)
+    chose_alternative = ruling.option == f"{option}={value}" and ruling.alternative
+    return ruling.alternative.rstrip(".") if chose_alternative and ruling.alternative else ruling.title

@@ -24,7 +24,8 @@ import typing
 from dataclasses import dataclass
 from typing import Annotated, Any, Callable, Literal, get_args, get_origin
 
-from rollbook.errors import LimitError, RollbookError
+from rollbook.dice.errors import DiceError
+from rollbook.errors import LimitError, RollbookError, quoted
 
 Result = dict[str, Any]
 
@@ -41,6 +42,7 @@ class Arg:
     metavar: str | None = None
     flag: str | None = None  # the CLI option, when not the parameter's name: "--var" for "vars"
     file: bool = False  # a JSON object that the CLI reads from a file (FILE, or '-' for standard input)
+    dice: bool = False  # a dice expression: a dice error without fields is about this argument
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Param:
     metavar: str
     flag: str
     file: bool  # a JSON object (dict[str, Any]); on the CLI a JSON file
+    dice: bool  # a dice expression (see Arg.dice)
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,7 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
                 metavar=arg.metavar or p.name.upper(),
                 flag=arg.flag or "--" + p.name.replace("_", "-"),
                 file=arg.file,
+                dice=arg.dice,
             )
         )
     return tuple(params), takes_rng
@@ -158,59 +162,87 @@ def make_rng(seed: int | None) -> random.Random:
 
 
 def run(name: str, args: dict[str, Any]) -> Result:
-    """Check ``args`` against the command's parameters, then call it. Raises RollbookError."""
+    """Check ``args`` against the command's parameters, then call it. Raises RollbookError, whose
+    ``fields`` name the arguments it is about."""
     commands = load_all()
     cmd = commands.get(name)
     if cmd is None:
         known = ", ".join(sorted(commands))
-        raise RollbookError(f"unknown command {name!r}", hint=f"one of: {known}")
+        raise RollbookError(f"unknown command {quoted(name)}", hint=f"one of: {known}")
     args = dict(args)
     seed = args.pop("seed", None)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RollbookError(f"seed must be a whole number, not {seed!r}")
+        raise RollbookError(_wanted(int, seed), fields=("seed",))
     by_name = {p.name: p for p in cmd.params}
     unknown = sorted(set(args) - set(by_name))
-    if unknown:
-        expected = ", ".join(sorted(by_name) + ["seed"])
-        raise RollbookError(f"unknown argument {unknown[0]!r} for {name!r}", hint=f"expected: {expected}")
+    if unknown:  # a page or script asking for what this command does not take: a bug there
+        raise RollbookError("is not asked for here", fields=(unknown[0],))
     kwargs: dict[str, Any] = {}
     for p in cmd.params:
         if p.name not in args or args[p.name] is None:
             if p.required:
-                raise RollbookError(f"{name!r} needs {p.name!r}", hint=p.help or None)
+                raise RollbookError(f"needed: {p.help}" if p.help else "needed", fields=(p.name,))
             continue
         kwargs[p.name] = _checked(p, args[p.name])
     if cmd.random:
         kwargs["rng"] = make_rng(seed)
-    result = cmd.func(**kwargs)
+    try:
+        result = cmd.func(**kwargs)
+    except DiceError as error:
+        if not error.fields:
+            error.fields = _dice_fields(cmd, error)
+        raise
     if cmd.random and seed is not None:
         result = {**result, "seed": seed}
     return result
 
 
+def _dice_fields(cmd: Command, error: DiceError) -> tuple[str, ...]:
+    """A dice error is about the command's dice expression, and a name in it about its entry among
+    the values given (``vars.STR``)."""
+    expression = () if error.value_given else tuple(p.name for p in cmd.params if p.dice)
+    entries = tuple(f"{p.name}.{error.variable}" for p in cmd.params if p.keyed) if error.variable else ()
+    return expression + entries
+
+
+_EXAMPLES: dict[type, str] = {int: "a whole number, such as 40", float: "a number, such as 2.5", str: "text",
+                              bool: "yes or no", dict: "an encounter"}
+
+
+def _wanted(kind: type, value: Any) -> str:
+    """What to enter instead of a value of the wrong type: "enter a whole number, such as 40, not “abc”"."""
+    return f"enter {_EXAMPLES.get(kind, kind.__name__)}{_not(value)}"
+
+
 def _checked(p: Param, value: Any) -> Any:
     if p.keyed:
         if not isinstance(value, dict):
-            raise RollbookError(f"{p.name!r} must be an object of names and values, not {value!r}",
-                                hint=f'e.g. "{p.name}": {{"STR": 3}}')
-        return {name: _checked_one(p, v) for name, v in value.items()}
+            raise RollbookError(f"enter names with their values, such as STR=3{_not(value)}", fields=(p.name,))
+        return {name: _checked_one(p, v, f"{p.name}.{name}") for name, v in value.items()}
     if p.many:
         if not isinstance(value, list):
-            raise RollbookError(f"{p.name!r} must be a list, not {value!r}")
-        return [_checked_one(p, v) for v in value]
-    return _checked_one(p, value)
+            raise RollbookError(f"enter one or more values{_not(value)}", fields=(p.name,))
+        return [_checked_one(p, v, p.name) for v in value]
+    return _checked_one(p, value, p.name)
 
 
-def _checked_one(p: Param, value: Any) -> Any:
+def _not(value: Any) -> str:
+    """", not “abc”": the value the player typed (a value of another kind is not shown)."""
+    return f", not {quoted(value)}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
+
+
+def _checked_one(p: Param, value: Any, field: str) -> Any:
+    if p.dice and type(value) is int:  # a plain number is a dice expression too: 7
+        value = str(value)
     ok = isinstance(value, p.kind) and not (p.kind is not bool and isinstance(value, bool))
     if p.kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
     if not ok:
-        wanted = {int: "a whole number", str: "text", bool: "true or false", float: "a number", dict: "a JSON object"}
-        raise RollbookError(f"{p.name!r} must be {wanted.get(p.kind, p.kind.__name__)}, not {value!r}")
+        raise RollbookError(_wanted(p.kind, value), fields=(field,))
     if p.kind is int and abs(value) > LARGEST_WHOLE_NUMBER:
-        raise LimitError(f"{p.name!r} must be between -{LARGEST_WHOLE_NUMBER:,} and {LARGEST_WHOLE_NUMBER:,}")
+        raise LimitError(f"enter a whole number between -{LARGEST_WHOLE_NUMBER:,} and {LARGEST_WHOLE_NUMBER:,}",
+                         fields=(field,))
     if p.choices is not None and value not in p.choices:
         options = ", ".join(map(str, p.choices))
-        raise RollbookError(f"{p.name!r} cannot be {value!r}", hint=f"choose one of: {options}")
+        raise RollbookError(f"choose one of: {options}{_not(value)}", fields=(field,))
     return value

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Annotated, Literal
 
 from rollbook.commands import Arg, Result, command
+from rollbook.errors import about
 from rollbook.systems import codex, parse_number
 
 
@@ -35,8 +36,9 @@ def check(
     dice = tuple(rolls) if rolls else ()
     if not dice and not automatic and not (impossible_fails and codex.impossible_on_20(modifier, dc)):
         dice = codex.roll_dice(rng, take)
-    result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails,
-                         safe=safe, failure_has_cost=failure_has_cost)
+    with about(dice="rolls"):
+        result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails,
+                             safe=safe, failure_has_cost=failure_has_cost)
     odds = result.chances
     if result.automatic:
         text = f"Automatic {result.automatic} (modifier {modifier:+d} vs DC {dc})"
@@ -101,7 +103,7 @@ def _chain(dice: list[int] | tuple[int, ...], take: str | None) -> list[Result]:
 
 
 @command("codex dc")
-def dc(complexity: Annotated[str, Arg("e.g. tough, 'nearly impossible'", metavar="COMPLEXITY")]) -> Result:
+def dc(complexity: Annotated[str, Arg("the task's complexity, such as tough or nearly impossible", metavar="COMPLEXITY")]) -> Result:
     """The guideline DC for a task's complexity."""
     value = codex.dc_for(complexity)
     return {"complexity": complexity, "dc": value, "text": f"{complexity.strip().capitalize()}: DC {value}"}
@@ -114,7 +116,7 @@ def round_(
     damage: Annotated[bool, Arg("a damage roll: the result is at least 1")] = False,
 ) -> Result:
     """Round a fraction down, even one-half or larger (damage has a minimum of 1)."""
-    exact = parse_number(value, "the value")
+    exact = parse_number(value, "the value", field="value")
     result = codex.round_down(exact, minimum=1 if damage else None)
     return {"value": str(exact), "result": result, "text": f"{value} rounds down to {result}"}
 
@@ -122,18 +124,19 @@ def round_(
 @command("codex multiply")
 def multiply(
     *,
-    by: Annotated[list[str], Arg("a multiplier (repeat for each), e.g. --by 2 --by 2", metavar="MULTIPLIER")],
+    by: Annotated[list[str], Arg("a multiplier (one for each), such as 2 and 2", metavar="MULTIPLIER")],
     value: Annotated[str | None, Arg("the number multiplied (rounded down)")] = None,
     real_world: Annotated[bool, Arg("a real-world value (weight, distance): multiply normally")] = False,
 ) -> Result:
     """Combine multipliers: x2 and x2 make x3 (each extra adds 1 less); real-world values multiply normally."""
-    factors = [parse_number(m, "the multiplier") for m in by]
-    combined = codex.combine_multipliers(factors, real_world=real_world)
+    factors = [parse_number(m, "the multiplier", field="by") for m in by]
+    with about("by"):
+        combined = codex.combine_multipliers(factors, real_world=real_world)
     out: Result = {"multipliers": [str(f) for f in factors], "real_world": real_world, "multiplier": str(combined),
                    "result": None}
     text = f"{' and '.join('x' + str(f) for f in factors)} make x{combined}"
     if value is not None:
-        out["result"] = codex.round_down(parse_number(value, "the value") * combined)
+        out["result"] = codex.round_down(parse_number(value, "the value", field="value") * combined)
         text += f": {value} becomes {out['result']}"
     return {**out, "text": text}
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 from typing import Annotated, Literal
 
+from rollbook import rulings
 from rollbook.commands import Arg, Result, command
-from rollbook.errors import RollbookError
+from rollbook.dice import parse as dice_parse
+from rollbook.dice import roll as dice_roll
+from rollbook.dice.checks import check as dice_bounds
+from rollbook.errors import RollbookError, about
 from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
-Level = Annotated[str, Arg("damage-rating level by prefix symbol ('', da, h, k, k+1, M, ...: m is milli, M mega) "
-                          "or name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
+Level = Annotated[str, Arg("damage-rating level: a prefix symbol (da, h, k, k+1, M, ...: m is milli, M mega; none "
+                          "for DP) or a name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
 AimLines = Annotated[Literal["natural", "aimed"], Arg("ruling cyno-aim-and-natural-lines: 'aimed' lets aiming raise the roll the automatic miss/hit and critical lines read")]
 TargetSize = Annotated[Literal["one", "both"], Arg("ruling cyno-large-and-small-target: 'both' lets large and small target apply together")]
 ImpossibleDodge = Annotated[Literal["costs-action", "free"], Arg("ruling cyno-impossible-dodge: 'free' when a dodge the rules rule out costs no action")]
@@ -32,8 +36,9 @@ def initiative(
     text = f"{combatants} combatants roll 1D{sides}"
     if reflex:
         if len(reflex) > combatants:
-            raise RollbookError(f"{len(reflex)} reflex scores for {combatants} combatants")
-        _, order = cyno.roll_initiative(reflex, rng, combatants=combatants)
+            raise RollbookError(f"{len(reflex)} reflex scores for {combatants} combatants", fields=("reflex", "combatants"))
+        with about("reflex"):
+            _, order = cyno.roll_initiative(reflex, rng, combatants=combatants)
         out["order"] = [{"character": r.character + 1, "reflex": reflex[r.character], "rolls": list(r.rolls),
                          "bonus": r.bonus, "total": r.total} for r in order]
         text += "\n" + "\n".join(
@@ -53,8 +58,9 @@ def hold_back(
     rng: random.Random,
 ) -> Result:
     """Two characters both holding back: d20 + stress bonus each; the higher moves after the other."""
-    rolls, winner = roll_off(roll, other_roll, "1d20", rng,
-                             lambda first, second: cyno.hold_back_winner(first, stress, second, other_stress))
+    with about(first_roll="roll", second_roll="other_roll"):
+        rolls, winner = roll_off(roll, other_roll, "1d20", rng,
+                                 lambda first, second: cyno.hold_back_winner(first, stress, second, other_stress))
     bonus, other_bonus = cyno.stress_modifier(stress), cyno.stress_modifier(other_stress)
     shown = ", then ".join(f"{a}{bonus:+d} vs {b}{other_bonus:+d}" for a, b in rolls)
     later = "first character" if winner == "first" else "other character"
@@ -86,32 +92,37 @@ def strike(
     aim: Annotated[int, Arg("actions spent aiming (+1 each)")] = 0,
     rocket: Annotated[bool, Arg("firing an unguided rocket (-2)")] = False,
     missile: Annotated[bool, Arg("a guided missile volley: no bonuses or penalties apply")] = False,
-    damage: Annotated[int | None, Arg("the weapon's damage roll, doubled on a critical")] = None,
-    location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against --skill (rolled when left out)")] = None,
+    damage: Annotated[str | None, Arg("the weapon's damage roll: its dice, such as 2d6 (rolled on a hit), or the "
+                                      "number they showed; doubled on a critical", dice=True)] = None,
+    location_roll: Annotated[int | None, Arg("an aimed hit's percentage roll against the weaponry skill (rolled when left out)")] = None,
     aim_lines: AimLines = "natural",
     target_size: TargetSize = "one",
     rng: random.Random,
 ) -> Result:
     """Roll to strike: 1D20 + bonuses - penalties; 5 or lower misses, 20 hits, above 10 hits, 19-20 critical."""
-    if missile and (coordination is not None or skill is not None or condition or damage_lost or aim or rocket):
-        raise RollbookError("a missile's strike takes no bonuses or penalties (ruling cyno-missile-modifiers)",
-                            hint="leave out everything but --roll and --damage")
+    given = [name for name, value in (("coordination", coordination is not None), ("skill", skill is not None),
+                                      ("condition", condition), ("damage_lost", damage_lost), ("aim", aim),
+                                      ("rocket", rocket)) if value]
+    if missile and given:
+        raise RollbookError(f"a missile's strike takes no bonuses or penalties ({rulings.named('cyno-missile-modifiers')})",
+                            hint="leave out everything but the strike roll and the damage", fields=(*given, "missile"))
     if aim and skill is None:  # asked before rolling, so the answer never depends on the dice
-        raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="add --skill")
+        raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="give the skill",
+                            fields=("skill", "aim"))
     if location_roll is not None and not aim:
-        raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
+        raise RollbookError("only an aimed hit rolls for its location", hint="aim first, or leave it out",
+                            fields=("location_roll", "aim"))
     if location_roll is not None:
-        check_range("the aiming percentage roll", location_roll, 1, 100)
-    if damage is not None and damage < 0:
-        raise RollbookError(f"damage cannot be negative ({damage})")
+        check_range("the aiming percentage roll", location_roll, 1, 100, field="location_roll")
+    if damage is not None and dice_bounds(dice_parse(damage))[0] < 0:
+        raise RollbookError(f"damage cannot be negative ({damage})", fields=("damage",))
     options = cyno.Options(aim_lines=aim_lines, target_size=target_size)
-    modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
-                                      damage_lost=damage_lost, aim_actions=aim, rocket=rocket, options=options)
-    result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers, aim_actions=aim,
-                         options=options)
-    dealt = None
-    if damage is not None:
-        dealt = (cyno.critical_damage(damage) if result.critical else damage) if result.hit else 0
+    with about(weaponry_skill="skill", conditions="condition", aim_actions="aim"):
+        modifiers = cyno.strike_modifiers(coordination=coordination, weaponry_skill=skill, conditions=condition or (),
+                                          damage_lost=damage_lost, aim_actions=aim, rocket=rocket, options=options)
+        result = cyno.strike(given_or_rolled(roll, f"1d{cyno.strike_die()}", rng), modifiers, aim_actions=aim,
+                             options=options)
+    dealt, dice = _damage_dealt(damage, result, rng) if damage is not None else (None, None)
     exact = None
     if aim and result.hit and skill is not None:  # an aimed hit strikes a chosen location: exactly, or close
         exact = cyno.exact_location(skill, given_or_rolled(location_roll, "1d100", rng))
@@ -119,13 +130,26 @@ def strike(
     verdict = ("critical hit" if result.critical else "hit") if result.hit else "miss"
     text = f"Strike {result.roll}{' ' + parts if parts else ''} = {result.total}: {verdict} ({result.reason})"
     if dealt is not None:
-        text += f"; damage {dealt}"
+        text += f"; damage {dealt}" + (f" ({dice}{', doubled' if result.critical else ''})" if dice else "")
     if exact is not None:
         text += "; exactly on the aimed location" if exact else "; close to the aimed location, not exact"
     return {"roll": result.roll, "lines_roll": result.lines_roll,
             "modifiers": [{"source": m.source, "modifier": m.modifier} for m in result.modifiers],
             "total": result.total, "hit": result.hit, "critical": result.critical, "automatic": result.automatic,
-            "reason": result.reason, "damage": dealt, "exact_location": exact, "text": text}
+            "reason": result.reason, "damage": dealt, "damage_dice": dice,
+            "exact_location": exact, "text": text}
+
+
+def _damage_dealt(damage: str, strike: cyno.Strike, rng: random.Random) -> tuple[int, str | None]:
+    """What a strike deals: the weapon's damage roll (its dice rolled on a hit, or the number they
+    showed), doubled on a critical; and the dice as rolled, when there were dice."""
+    if not strike.hit:
+        return 0, None
+    rolled = dice_roll(damage, rng)
+    if rolled.total != int(rolled.total):
+        raise RollbookError(f"{damage} came to {rolled.total}, not a whole number of damage points", fields=("damage",))
+    amount = int(rolled.total)
+    return (cyno.critical_damage(amount) if strike.critical else amount), (None if damage.strip().isdigit() else rolled.text)
 
 
 def _defense_json(result: cyno.Defense, reflex_given: bool = True) -> Result:
@@ -157,22 +181,23 @@ def dodge(
 ) -> Result:
     """Dodge a hand-to-hand attack or a missile volley of four or fewer: 1d20 + reflex modifier, at least the strike's result."""
     if blind_roll is not None and not blind:
-        raise RollbookError("--blind-roll is for a blind dodge", hint="add --blind")
+        raise RollbookError("only a blind dodge rolls this", hint="say the dodge is blind, or leave it out",
+                            fields=("blind_roll", "blind"))
     if volley is not None:
-        check_range("the volley", volley, 1, 10**6)
+        check_range("the volley", volley, 1, 10**6, field="volley")
         if ranged:
-            raise RollbookError("--volley already says the attack is a missile volley", hint="leave out --ranged")
+            raise RollbookError("a missile volley is its own kind of attack, not another ranged one",
+                                hint="leave out that it is ranged", fields=("ranged", "volley"))
     if blind and unaware:
         raise RollbookError("a blind dodge is for a character who knows he is attacked but does not see it",
-                            hint="leave out --unaware, or --blind")
+                            hint="the character is unaware or dodges blind, not both", fields=("unaware", "blind"))
     options = cyno.Options(impossible_dodge=impossible_dodge)
     ruled_out = unaware or ranged or (volley is not None and volley >= cyno.UNDODGEABLE_VOLLEY)
     percentile = given_or_rolled(blind_roll, "1d100", rng) if blind and not ruled_out else blind_roll
     need_roll = not ruled_out and not (percentile is not None and percentile > cyno.BLIND_DODGE_AT_OR_BELOW)
     die = given_or_rolled(roll, "1d20", rng) if need_roll else roll
     result = cyno.dodge(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus, volley=volley,
-                        blind_roll=percentile, ranged=ranged, unaware=unaware,
-                        options=options)
+                        blind_roll=percentile, ranged=ranged, unaware=unaware, options=options)
     return _defense_json(result, reflex_given=reflex is not None)
 
 
@@ -195,12 +220,13 @@ def parry(
 ) -> Result:
     """Parry with a weapon or limb: like a dodge, or with hand-to-hand skill a percentage roll that costs no action."""
     if skill_roll is not None and skill is None:
-        raise RollbookError("--skill-roll needs the hand-to-hand --skill")
+        raise RollbookError("a percentage roll is made against the hand-to-hand skill", hint="give the skill",
+                            fields=("skill", "skill_roll"))
     if skill is not None and roll is not None:
         raise RollbookError("a parry with hand-to-hand skill is a percentage roll, not a d20",
-                            hint="give --skill-roll instead of --roll")
+                            hint="give the percentage roll instead", fields=("roll", "skill_roll"))
     if damage is not None and damage < 0:
-        raise RollbookError(f"damage cannot be negative ({damage})")
+        raise RollbookError(f"damage cannot be negative ({damage})", fields=("damage",))
     options = cyno.Options(failed_skilled_parry=failed_skilled_parry, ranged_parry=ranged_parry,
                            impossible_dodge=impossible_dodge)
     ruled_out = unaware or (ranged and ranged_parry == "blow-only")
@@ -209,9 +235,10 @@ def parry(
         percentile = given_or_rolled(skill_roll, "1d100", rng)
     elif not ruled_out:
         die = given_or_rolled(roll, "1d20", rng)
-    result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
-                        hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware, ranged=ranged,
-                        options=options)
+    with about(hand_to_hand_skill="skill"):
+        result = cyno.parry(strike, die, reflex=10 if reflex is None else reflex, bonus=bonus,
+                            hand_to_hand_skill=skill, skill_roll=percentile, unaware=unaware, ranged=ranged,
+                            options=options)
     out = _defense_json(result, reflex_given=reflex is not None)
     # "block the enemy's blow with a weapon or a limb, allowing the weapon or limb to take the damage instead"
     out["weapon_or_limb_damage"] = damage if result.success and damage is not None else None
@@ -230,8 +257,11 @@ def damage(
     critical: Annotated[bool, Arg("a critical strike: double damage")] = False,
 ) -> Result:
     """Damage rating: what a weapon's damage does to a target of another level, in the target's units."""
-    result = cyno.damage_to(amount, cyno.parse_level(weapon_level), cyno.parse_level(target_level),
-                            static=static, critical=critical)
+    with about("weapon_level"):
+        weapon = cyno.parse_level(weapon_level)
+    with about("target_level"):
+        target = cyno.parse_level(target_level)
+    result = cyno.damage_to(amount, weapon, target, static=static, critical=critical)
     unit = cyno.level_symbol(result.target_level) + "DP"
     return {"amount": result.amount, "weapon_level": cyno.level_symbol(result.weapon_level),
             "target_level": cyno.level_symbol(result.target_level), "static": static, "critical": critical,
@@ -255,8 +285,11 @@ def convert(
     to_level: Level,
 ) -> Result:
     """Convert damage points between levels: move the decimal point one place per level."""
-    value = parse_number(amount, "the amount", fractions=False)
-    source, target = cyno.parse_level(from_level), cyno.parse_level(to_level)
+    value = parse_number(amount, "the amount", fractions=False, field="amount")
+    with about("from_level"):
+        source = cyno.parse_level(from_level)
+    with about("to_level"):
+        target = cyno.parse_level(to_level)
     exact = cyno.convert(value, source, target)
     shown = cyno.format_decimal(exact)
     return {"amount": amount, "from_level": cyno.level_symbol(source), "to_level": cyno.level_symbol(target),

@@ -15,10 +15,10 @@ from rollbook.dice.results import json_number
 from rollbook.dice.tree import Value
 from rollbook.errors import LimitError, RollbookError
 
-EXPRESSION = Arg("a dice expression, e.g. 4d6kh3, 1d20+5 or d%", metavar="EXPR")
-VALUES = Arg("a value for a name in the expression, e.g. --var STR=3 for 2d10+STR (repeatable; "
+EXPRESSION = Arg("a dice expression, such as 4d6kh3, 1d20+5 or d%", metavar="EXPR", dice=True)
+VALUES = Arg("a value for a name in the expression, such as STR=3 for 2d10+STR (one for each name; "
              "names are letters, matched whatever their case)", metavar="NAME=VALUE", flag="--var")
-TABLE_ROWS = 60  # outcomes listed in the text output; --json always has them all
+TABLE_ROWS = 60  # outcomes listed in the text; the distribution always has them all
 
 
 @command("roll")
@@ -31,9 +31,9 @@ def roll_command(
 ) -> Result:
     """Roll dice: every die, the breakdown and the total."""
     if count < 1:
-        raise RollbookError(f"count must be at least 1, not {count}")
+        raise RollbookError(f"roll at least once, not {count} times", fields=("count",))
     if count > limits.MAX_REPEATS:
-        raise LimitError(f"at most {limits.MAX_REPEATS:,} rolls at once, not {count:,}")
+        raise LimitError(f"at most {limits.MAX_REPEATS:,} rolls at once, not {count:,}", fields=("count",))
     budget = Budget()  # one limit on the dice rolled for the whole request
     plan(expression, count, budget, vars)
     results = [roll(expression, rng, budget, vars) for _ in range(count)]
@@ -107,7 +107,7 @@ def prob_command(
         bar = "█" * round(30 * p / peak)
         lines.append(f"{number_text(v):>{width}}  {_percent(p):>9}  {bar}")
     if len(shown) < len(rows):
-        lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; --json lists them all)")
+        lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; the distribution lists them all)")
     result["text"] = "\n".join(lines)
     return result
 
@@ -124,7 +124,7 @@ def _estimate(expression: str, times: int, at_least: int | None, at_most: int | 
     """The odds estimated by rolling: each total's share of ``times`` rolls (fewer when the dice
     run out: the answer says how many), the margin of a 95% interval for any one chance."""
     if times < 1 or times > MAX_ESTIMATE_ROLLS:
-        raise LimitError(f"an estimate takes 1 to {MAX_ESTIMATE_ROLLS:,} rolls, not {times:,}")
+        raise LimitError(f"an estimate takes 1 to {MAX_ESTIMATE_ROLLS:,} rolls, not {times:,}", fields=("estimate",))
     budget = Budget(ESTIMATE_DICE)
     plan(expression, 1, budget, vars)  # one roll at least must fit
     counts: dict[Value, int] = {}

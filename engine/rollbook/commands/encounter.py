@@ -10,16 +10,18 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Literal
 
+from rollbook import rulings
 from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, shape, turns
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import RULE_SETS
+from rollbook.systems import cyno as cy_system
 from rollbook.systems import opencore as oc_system
 
-EncounterFile = Annotated[dict[str, Any], Arg("the encounter: its JSON file on the CLI ('-': standard input)",
+EncounterFile = Annotated[dict[str, Any], Arg("the encounter (on the command line its file, - for standard input)",
                                                metavar="FILE", file=True)]
-Who = Annotated[str, Arg("a combatant's id, e.g. a1")]
+Who = Annotated[str, Arg("which combatant (by its id)")]
 
 
 def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
@@ -62,9 +64,9 @@ def start(
               "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines}
     enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0],
                     {name: value for name, value in chosen.items() if value is not None})
-    shown = ", ".join(f"{k}={v}" for k, v in enc["rulings"].items())
+    shown = "; ".join(rulings.reading(name, value) for name, value in enc["rulings"].items())
     enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
-                                                               f"{enc['initiative']} initiative; rulings {shown})")])
+                                                               f"{enc['initiative']} initiative; rulings: {shown})")])
     return _answer(enc, events)
 
 
@@ -74,10 +76,11 @@ def add(
     *,
     name: Annotated[str, Arg("the combatant's name")],
     side: Annotated[str, Arg("the side it fights for, e.g. players or orcs (its first letter starts its id)")],
-    score: Annotated[dict[str, int], Arg("a number NAME=VALUE (repeat). opencore: con, dex, hp, attack_skill, "
-                                         "defense_skill, and optionally str, hp_max, armor, toughness, fortitude; "
-                                         "cyno: reflex, coordination, stress, actions, dp, and optionally dp_max, "
-                                         "weaponry_skill, hand_to_hand_skill", metavar="NAME=VALUE", flag="--score")],
+    score: Annotated[dict[str, int], Arg("the combatant's numbers by name (NAME=VALUE, one for each). OpenCore: con, "
+                                         "dex, hp, attack skill, defense skill, and if need be str, hp max, armor, "
+                                         "toughness, fortitude; Cyno: reflex, coordination, stress, actions, dp, and if "
+                                         "need be dp max, weaponry skill, hand-to-hand skill", metavar="NAME=VALUE",
+                                         flag="--score")],
     id: Annotated[str | None, Arg("its id (default: the side's first letter and a number, e.g. o2)")] = None,
     weapon: Annotated[str | None, Arg("opencore: weapon class (default Hand to Hand); cyno: weapon damage dice, e.g. 2d6")] = None,
     armor_name: Annotated[str | None, Arg("opencore: armor worn, e.g. 'Chain Mail' (its damage rating unless --score armor=N)")] = None,
@@ -88,15 +91,17 @@ def add(
     """Add a combatant with its scores."""
     enc = shape.checked(encounter)
     if enc["rules"] == "opencore":
-        _refuse(level or weapon_level or static, "--level, --weapon-level and --static are Cyno's damage rating")
-        new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
-                                 weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
+        _refuse({"level": level, "weapon_level": weapon_level, "static": static}, "is Cyno's damage rating")
+        with about(**_score_fields(opencore.SCORES)):
+            new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
+                                     weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
     else:
-        _refuse(armor_name, "--armor-name is OpenCore's armor; Cyno's damage rating is --level")
+        _refuse({"armor_name": armor_name}, "is OpenCore's armor; Cyno's damage rating is the level")
         if weapon is None:
-            raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="add --weapon 2d6")
-        new = cyno.combatant(enc, name=name, side=side, who=id, weapon_damage=weapon, weapon_level=weapon_level,
-                             level=level, static=static, scores=_scores(score, cyno.SCORES))
+            raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="such as 2d6", fields=("weapon",))
+        with about(weapon_damage="weapon", **_score_fields(cyno.SCORES)):
+            new = cyno.combatant(enc, name=name, side=side, who=id, weapon_damage=weapon, weapon_level=weapon_level,
+                                 level=level, static=static, scores=_scores(score, cyno.SCORES))
     note = ""
     if enc["rules"] == "opencore":  # a score at 0 says what it does (ruling opencore-zero-ability)
         zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
@@ -105,21 +110,35 @@ def add(
     return _answer(*turns.add(enc, new, note))
 
 
-def _refuse(given: Any, why: str) -> None:
-    if given:
-        raise RollbookError(why, hint="leave it out")
+def _score_fields(known: dict[str, bool]) -> dict[str, str]:
+    """A new combatant's problem with a score is about the score argument's entry: hp -> score.hp."""
+    return {name: f"score.{name}" for name in known}
+
+
+def _refuse(given: dict[str, Any], why: str) -> None:
+    """Arguments of the other rule set: the first one given is refused."""
+    wrong = [name for name, value in given.items() if value]
+    if wrong:
+        raise RollbookError(f"{wrong[0].replace('_', ' ').capitalize()} {why}", hint="leave it out", fields=tuple(wrong))
 
 
 def _scores(given: dict[str, int], known: dict[str, bool]) -> dict[str, int]:
-    """The ``--score`` pairs by their lower-case names, every required one present."""
-    scores = {name.lower(): value for name, value in given.items()}
-    unknown = sorted(set(scores) - set(known))
+    """The scores by their names (attack_skill, or Attack skill as a page labels it), every required one present."""
+    named = {name: name.lower().strip().replace(" ", "_").replace("-", "_") for name in given}
+    scores = {named[name]: value for name, value in given.items()}
+    unknown = [name for name in given if named[name] not in known]
     if unknown:
-        raise RollbookError(f"unknown score {unknown[0]!r}", hint="scores: " + ", ".join(known))
+        raise RollbookError(f"unknown score {quoted(unknown[0])}", hint="scores: " + _words(known),
+                            fields=(f"score.{unknown[0]}",))
     missing = [name for name, required in known.items() if required and name not in scores]
     if missing:
-        raise RollbookError(f"the combatant needs {', '.join(missing)}", hint="add --score " + " --score ".join(f"{m}=N" for m in missing))
+        raise RollbookError(f"the combatant needs {_words(missing)}", fields=tuple(f"score.{m}" for m in missing))
     return scores
+
+
+def _words(names: Any) -> str:
+    """Scores as a player reads them: attack_skill -> attack skill."""
+    return ", ".join(name.replace("hand_to_hand", "hand-to-hand").replace("_", " ") for name in names)
 
 
 @command("encounter remove", writes="encounter")
@@ -186,7 +205,7 @@ def attack(
 ) -> Result:
     """OpenCore: attack on the attacker's turn (or with a fumble's extra attack); the wound and its effects are applied."""
     enc = shape.checked(encounter)
-    _for(enc, "opencore", "'encounter attack'")
+    _for(enc, "opencore", "An attack roll against a defense roll")
     powers = opencore.Powers(power=power, power_score=power_score, power_damage=power_damage, attack_skill=attack_skill,
                              resistance=resistance, power_protection=power_protection, substance_flaw=substance_flaw,
                              critical_bonus=critical_bonus)
@@ -215,7 +234,7 @@ def damage(
     encounter: EncounterFile,
     *,
     target: Who,
-    amount: Annotated[int, Arg("damage dealt (cyno: in the units of --level)")],
+    amount: Annotated[int, Arg("damage dealt (Cyno: in the units of the damage's level)")],
     critical_type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"] | None,
                              Arg("opencore: the critical table, when the damage reaches HP")] = None,
     critical_roll: Annotated[int | None, Arg("opencore: the 1d100 critical roll (rolled when called for)")] = None,
@@ -227,15 +246,18 @@ def damage(
     enc = shape.checked(encounter)
     check_amount(amount)
     if enc["rules"] == "opencore":
-        _refuse(level is not None or static, "--level and --static are Cyno's damage rating")
+        _refuse({"level": level is not None, "static": static}, "is Cyno's damage rating")
         return _answer(*opencore.damage(enc, target, amount, rng, critical_type=critical_type, critical_roll=critical_roll))
-    _refuse(critical_type or critical_roll is not None, "--critical-type and --critical-roll are OpenCore's criticals")
+    _refuse({"critical_type": critical_type, "critical_roll": critical_roll is not None}, "is OpenCore's criticals")
+    if level is not None:
+        with about("level"):  # checked here, where the level is still the argument
+            cy_system.parse_level(level)
     return _answer(*cyno.damage(enc, target, amount, level=level, static=static))
 
 
 def check_amount(amount: int) -> None:
     if not 0 <= amount <= shape.BIG:
-        raise RollbookError(f"damage must be between 0 and {shape.BIG:,}, not {amount}")
+        raise RollbookError(f"damage must be between 0 and {shape.BIG:,}, not {amount}", fields=("amount",))
 
 
 @command("encounter crit", writes="encounter")
@@ -295,11 +317,11 @@ def add_effect(
     extra = sorted(set(fields) - set(wanted))
     missing = [name for name in wanted if name not in fields]
     if extra or missing:
-        raise RollbookError(f"a {kind} effect takes {', '.join(wanted) or 'no fields'}",
-                            hint="add --" + missing[0].replace("_", "-") if missing else f"leave out --{extra[0].replace('_', '-')}")
+        raise RollbookError(f"a {kind} effect takes {_words(wanted) or 'nothing more'}",
+                            hint="give it" if missing else "leave it out", fields=tuple(missing or extra))
     if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
         raise RollbookError(f"a {kind} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
-                            hint="add --rounds N" if rounds is None else "leave out --rounds")
+                            hint="give the rounds" if rounds is None else "leave the rounds out", fields=("rounds",))
     return _answer(*turns.add_effect(enc, who, kind, rounds, fields))
 
 
@@ -355,7 +377,7 @@ def strike(
 ) -> Result:
     """Cyno: strike on the attacker's turn (one action), against the target's declared dodge or parry; damage across levels."""
     enc = shape.checked(encounter)
-    _for(enc, "cyno", "'encounter strike'")
+    _for(enc, "cyno", "A strike against a declared dodge or parry")
     return _answer(*cyno.strike(enc, attacker, target, rng, defense=defense, roll=roll, conditions=condition or [],
                                 aim=aim, ranged=ranged, unaware=unaware, defense_roll=defense_roll,
                                 percentile=percentile, damage_roll=damage_roll, rocket=rocket, volley=volley,

@@ -12,7 +12,7 @@ from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command
 from rollbook.dice import parse as dice_parse
 from rollbook.dice.checks import check as dice_bounds
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
 
 SaveDirection = Annotated[Literal["under", "over"], Arg("ruling opencore-save-direction: 'over' succeeds at or above the composite")]
@@ -29,8 +29,9 @@ PowerProtection = Annotated[int, Arg("damage an Armor or Shielding Power stops, 
 SubstanceFlaw = Annotated[bool, Arg("the target has a substance flaw against this: damage goes straight to HP")]
 
 
-def _d100(value: int | None, what: str, rng: random.Random) -> int:
-    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100)
+def _d100(value: int | None, what: str, rng: random.Random, field: str | None = None) -> int:
+    """A 1d100 given (the argument ``field``) or rolled."""
+    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100, field=field)
 
 
 def _check_options(save_direction: SaveDirection, willpower_composite: WillpowerComposite,
@@ -52,9 +53,10 @@ def character(
 ) -> Result:
     """Create an OpenCore character: abilities, COM rule, composites, saving throws and HP."""
     options = _check_options(save_direction, willpower_composite, perception)
-    given = opencore.parse_scores(scores or "")
+    with about("scores"):
+        given = opencore.parse_scores(scores or "")
     rolled = {code: given[code] if code in given else roll_total("1d100", rng) for code in opencore.ability_codes()}
-    hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng))
+    hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng, "hp_roll"))
     checks = {kind: opencore.check_odds(kind, hero.abilities, options) for kind in opencore.check_kinds()}
     summary = {kind: {"name": c.rule.name, "rule": c.rule.describe(), "target": c.target, "chance": str(c.chance)}
                for kind, c in checks.items()}
@@ -94,11 +96,14 @@ def check(
 ) -> Result:
     """Roll a saving throw, Awareness, Concentration or Perception check, with its exact chance."""
     options = _check_options(save_direction, willpower_composite, perception)
-    abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
+    with about("scores"):
+        abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
     missing = [code for code in opencore.needed_abilities(kind, options) if code not in abilities]
     if missing:
-        raise RollbookError(f"{kind} needs {', '.join(missing)}", hint="give them with --scores, e.g. CON=32")
-    result = opencore.check(kind, abilities, _d100(roll, "the roll", rng), options)
+        raise RollbookError(f"{kind.replace('-', ' ')} needs {', '.join(missing)}", hint="give them, such as CON=32",
+                            fields=("scores",))
+    with about("scores"):
+        result = opencore.check(kind, abilities, _d100(roll, "the roll", rng, "roll"), options)
     verdict = "success" if result.success else "failure"
     text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}"
             f"{f' -> {result.result}' if result.rule.subtract else ''}: {verdict} (chance {result.chance})")
@@ -125,7 +130,7 @@ def crit(
     rng: random.Random,
 ) -> Result:
     """Look up a critical hit: 1d100, +/-20 for the attack roll, minus Toughness, clamped to the table."""
-    hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng), attack_roll=attack_roll,
+    hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng, "roll"), attack_roll=attack_roll,
                                 toughness=toughness, bonus=bonus)
     return _critical_json(hit, attack_roll)
 
@@ -166,7 +171,7 @@ def fumble(
     rng: random.Random,
 ) -> Result:
     """Roll on the Fumble Chart for the attacker or the defender."""
-    result = _fumble_json(side, _d100(roll, "the fumble roll", rng))
+    result = _fumble_json(side, _d100(roll, "the fumble roll", rng, "roll"))
     return {**result, "text": f"Fumble ({side}, {result['roll']}): {result['effect']}"}
 
 
@@ -230,54 +235,60 @@ def attack(
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
     options = opencore.Options(str_damage=str_damage, death_at=death_at)
     # Everything is checked before rolling, so a typo costs no dice.
-    for condition, term in ((attacker_unconscious, "Unconscious"), (attacker_stunned, "Stun")):
+    for condition, term, field in ((attacker_unconscious, "Unconscious", "attacker_unconscious"),
+                                   (attacker_stunned, "Stun", "attacker_stunned")):
         if condition:  # Terminology: "Stun: unable to attack", "Unconscious: unable to attack, defend, move or use Powers"
             raise RollbookError(f"the attacker is {'stunned' if term == 'Stun' else 'unconscious'}: "
                                 f"{term}: {opencore.term_meaning(term)}",
                                 hint="no attack this round: a stunned character may still move, use a skill, Bide or take "
-                                     "the Defense action" if term == "Stun" else "no attack until the character wakes")
+                                     "the Defense action" if term == "Stun" else "no attack until the character wakes",
+                                fields=(field,))
     skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
                           resistance=resistance, weapon=weapon)
     if power == "mental" or unconscious:
-        blocked = [name for name, given in (("--defense-skill", defense_skill is not None),
-                                            ("--defense-roll", defense_roll is not None), ("--defending", defending),
-                                            ("--stunned", stunned), ("--defense-bonus", defense_bonus != 0))
+        blocked = [name for name, given in (("defense_skill", defense_skill is not None),
+                                            ("defense_roll", defense_roll is not None), ("defending", defending),
+                                            ("stunned", stunned), ("defense_bonus", defense_bonus != 0))
                    if given]
         if power == "mental":
-            blocked += [name for name, given in (("--attack-roll", attack_roll is not None),
-                                                 ("--attack-bonus", attack_bonus != 0), ("--unconscious", unconscious))
+            blocked += [name for name, given in (("attack_roll", attack_roll is not None),
+                                                 ("attack_bonus", attack_bonus != 0), ("unconscious", unconscious))
                         if given]
         if blocked:
             why = ("Mental powers used in combat cannot be blocked, so nothing is rolled" if power == "mental"
                    else "an unconscious defender is unable to defend, so makes no defense roll")
-            raise RollbookError(why, hint=f"leave out {', '.join(blocked)}")
+            raise RollbookError(why, hint=f"leave out: {_words(blocked)}", fields=tuple(blocked))
     elif defense_skill is None:
-        raise RollbookError("'opencore attack' needs 'defense_skill'", hint="the defender's defense skill, e.g. --defense-skill 30")
+        raise RollbookError("needed: the defender's defense skill, such as 30", fields=("defense_skill",))
     expression = self_injury_expression = None
     damage_weapon = opencore.HAND_TO_HAND if power == "touch" else weapon
-    for name, value in (("--attacker-fumble-roll", attacker_fumble_roll), ("--defender-fumble-roll", defender_fumble_roll)):
+    for name, value in (("attacker_fumble_roll", attacker_fumble_roll), ("defender_fumble_roll", defender_fumble_roll)):
         if value is not None:
-            check_range(f"the Fumble Chart roll ({name})", value, 1, 100)
+            check_range(f"the {name.split('_')[0]}'s Fumble Chart roll", value, 1, 100, field=name)
     if damage_weapon is not None and opencore.rolls_own_damage(damage_weapon):
         if damage_roll is None:
             raise RollbookError(f"{damage_weapon} deal the thrown weapon's own damage, which the Weapons Table does not give",
-                                hint="roll it (say 1d6) and give its total as the damage roll (--damage-roll N)")
+                                hint="roll it (say 1d6) and give its total as the damage roll", fields=("damage_roll", "weapon"))
         if damage_roll < 0:
-            raise RollbookError(f"the damage roll cannot be negative ({damage_roll})")
+            raise RollbookError(f"the damage roll cannot be negative ({damage_roll})", fields=("damage_roll",))
     elif damage_weapon is not None:
-        expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
-                                                options=options)
-        # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
-        self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
-                                                            options=options)
+        with about("weapon"):
+            expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
+                                                    options=options)
+            # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
+            self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
+                                                                options=options)
         if damage_roll is not None:
             _check_damage_roll(damage_roll, expression)
     elif mode is not None or strength is not None or fortitude:
-        raise RollbookError("--mode, --strength and --fortitude are for the weapon's damage",
-                            hint="add --weapon, e.g. --weapon Sword")
+        given = [name for name, value in (("mode", mode is not None), ("strength", strength is not None),
+                                          ("fortitude", fortitude)) if value]
+        raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for the weapon's damage",
+                            hint="choose the weapon, such as Sword", fields=(*given, "weapon"))
     if damage_weapon is None and (damage_roll is not None or damage_bonus):
-        raise RollbookError("--damage-roll and --damage-bonus are for a weapon's damage",
-                            hint="add --weapon, e.g. --weapon Sword; a Power's damage is --power-damage")
+        given = [name for name, value in (("damage_roll", damage_roll is not None), ("damage_bonus", damage_bonus)) if value]
+        raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for a weapon's damage",
+                            hint="choose the weapon, such as Sword; a Power's damage is its own", fields=(*given, "weapon"))
     table = _chain_table(hp=hp, con=con, armor=armor, toughness=toughness, power_protection=power_protection,
                          substance_flaw=substance_flaw, critical_type=critical_type, critical_roll=critical_roll,
                          critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None or damage_roll is not None)
@@ -286,8 +297,8 @@ def attack(
         out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
     else:
         out, lines, multiplier = _opposed_attack(
-            _d100(attack_roll, "the attack roll", rng),
-            None if unconscious else _d100(defense_roll, "the defense roll", rng), skill=skill,
+            _d100(attack_roll, "the attack roll", rng, "attack_roll"),
+            None if unconscious else _d100(defense_roll, "the defense roll", rng, "defense_roll"), skill=skill,
             defense_skill=defense_skill or 0, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
             defending=defending, stunned=stunned, self_injury_expression=self_injury_expression,
             fumble_rolls={"attacker": attacker_fumble_roll, "defender": defender_fumble_roll},
@@ -320,33 +331,44 @@ def attack(
     return {**out, "text": "\n".join(lines)}
 
 
+def _words(names: list[str]) -> str:
+    """Arguments as a player reads them: ["defense_skill", "defense_roll"] -> "defense skill, defense roll"."""
+    return ", ".join(name.replace("_", " ") for name in names)
+
+
 def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None, power_score: int | None,
                   power_damage: int | None, resistance: int, weapon: str | None) -> int:
     """The combat skill the attack adds: the attack skill, or for a Power the one the document names."""
     if power is None:
         if power_score is not None or power_damage is not None:
-            raise RollbookError("--power-score and --power-damage are for a Power's attack",
-                                hint="add --power touch, physical or mental")
+            given = [name for name, value in (("power_score", power_score), ("power_damage", power_damage)) if value is not None]
+            raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for a Power's attack",
+                                hint="choose the Power: touch, physical or mental", fields=(*given, "power"))
     elif power_damage is None:
         raise RollbookError("a Power's damage is a number the GM gives (the Powers section is not in the document)",
-                            hint="add --power-damage N (0 for none)")
+                            hint="0 for none", fields=("power_damage",))
     if resistance and power != "mental":
-        raise RollbookError("Magic Resistance lessens Mental Powers only", hint="add --power mental, or leave out --resistance")
+        raise RollbookError("Magic Resistance lessens Mental Powers only", hint="choose a mental Power, or leave it out",
+                            fields=("resistance", "power"))
     if power is not None and weapon is not None:
-        raise RollbookError(f"a Power attacks without a weapon ({weapon!r})",
-                            hint="leave out --weapon; a touch Power adds Hand-to-Hand damage by itself")
+        raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon)})",
+                            hint="leave the weapon out; a touch Power adds Hand-to-Hand damage by itself",
+                            fields=("weapon", "power"))
     if power in ("physical", "mental"):
         if attack_skill is not None:
-            raise RollbookError(f"a {power} Power's score is its combat skill", hint="give --power-score instead of --attack-skill")
+            raise RollbookError(f"a {power} Power's score is its combat skill", hint="give the Power's score instead",
+                                fields=("attack_skill", "power_score"))
         if power_score is None:
-            raise RollbookError(f"a {power} Power attacks with its score", hint="add --power-score N")
+            raise RollbookError(f"a {power} Power attacks with its score", hint="give the Power's score",
+                                fields=("power_score",))
         return power_score
     if power_score is not None:
         raise RollbookError("a touch-based Power uses the Hand-to-Hand combat skill",
-                            hint="give the Hand-to-Hand skill as --attack-skill, not --power-score")
+                            hint="give the Hand-to-Hand skill as the attack skill, not a Power's score",
+                            fields=("power_score", "attack_skill"))
     if attack_skill is None:
         what = "the Hand-to-Hand skill" if power == "touch" else "the attacker's combat skill"
-        raise RollbookError("'opencore attack' needs 'attack_skill'", hint=f"{what}, e.g. --attack-skill 40")
+        raise RollbookError(f"needed: {what}, such as 40", fields=("attack_skill",))
     return attack_skill
 
 
@@ -359,23 +381,26 @@ def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int,
     if table is None and power is None and weapon is not None:
         table = opencore.weapon(weapon).get("critical")
     if hp is None:
-        given = [name for name, value in (("--con", con is not None), ("--armor", armor != 0),
-                                          ("--toughness", toughness != 0), ("--power-protection", power_protection != 0),
-                                          ("--substance-flaw", substance_flaw), ("--critical-roll", critical_roll is not None),
-                                          ("--critical-bonus", critical_bonus != 0))
+        given = [name for name, value in (("con", con is not None), ("armor", armor != 0),
+                                          ("toughness", toughness != 0), ("power_protection", power_protection != 0),
+                                          ("substance_flaw", substance_flaw), ("critical_roll", critical_roll is not None),
+                                          ("critical_bonus", critical_bonus != 0))
                  if value]
         if given:
-            raise RollbookError(f"{', '.join(given)} apply the damage to the defender", hint="add the defender's --hp and --con")
+            raise RollbookError(f"{_words(given).capitalize()} {'applies' if len(given) == 1 else 'apply'} the damage "
+                                "to the defender",
+                                hint="give the defender's HP and CON too", fields=("hp", *given))
         return table
     if con is None:
-        raise RollbookError("the defender's CON decides unconscious or dead", hint="add --con with --hp")
+        raise RollbookError("the defender's CON decides unconscious or dead", hint="give it with the HP", fields=("con",))
     if not damage_known:
-        raise RollbookError("with --hp the attack needs its damage", hint="add --weapon, e.g. --weapon Sword, or a --power")
+        raise RollbookError("with the defender's HP the attack needs its damage", hint="choose a weapon, such as Sword, or a Power",
+                            fields=("weapon", "hp"))
     if critical_roll is not None:
-        check_range("the critical roll", critical_roll, 1, 100)
+        check_range("the critical roll", critical_roll, 1, 100, field="critical_roll")
     if table is None:
         raise RollbookError("which critical table does this hit use?",
-                            hint="add --critical-type slash, impact, puncture, shrapnel or burn")
+                            hint="choose one of: slash, impact, puncture, shrapnel, burn", fields=("critical_type",))
     return str(table)
 
 
@@ -442,8 +467,8 @@ def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, p
     if applied.critical:
         if table is None:
             raise RollbookError("the damage reaches hit points: which critical table does it use?",
-                                hint="add --critical-type slash, impact, puncture, shrapnel or burn")
-        critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng),
+                                hint="choose one of: slash, impact, puncture, shrapnel, burn", fields=("critical_type",))
+        critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng, "critical_roll"),
                                          attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
     result = opencore.wound(applied, critical, con=con, options=options)
     out = _damage_json(applied)
@@ -469,12 +494,12 @@ def _check_damage_roll(value: int, expression: str) -> None:
     low, high = (int(bound) for bound in dice_bounds(dice_parse(expression)))
     if not low <= value <= high:
         raise RollbookError(f"{expression} cannot come to {value}: its dice give {low} to {high}",
-                            hint="give the total the dice showed, before any bonus")
+                            hint="give the total the dice showed, before any bonus", fields=("damage_roll",))
 
 
 @command("opencore weapon")
 def weapon(
-    name: Annotated[str, Arg("weapon class, e.g. Sword or 'Assault Rifle'", metavar="WEAPON")],
+    name: Annotated[str, Arg("weapon class, such as Sword or Assault Rifle", metavar="WEAPON")],
     *,
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons")] = None,
@@ -483,9 +508,10 @@ def weapon(
     rng: random.Random,
 ) -> Result:
     """Roll a weapon class's damage (weapon table), with +STR and the target's Fortitude."""
-    row = opencore.weapon(name)
-    expression = opencore.damage_expression(name, mode=mode, strength=strength, fortitude=fortitude,
-                                            options=opencore.Options(str_damage=str_damage))
+    with about(weapon="name"):
+        row = opencore.weapon(name)
+        expression = opencore.damage_expression(name, mode=mode, strength=strength, fortitude=fortitude,
+                                                options=opencore.Options(str_damage=str_damage))
     damage = _weapon_damage(expression, rng)
     chosen = opencore.weapon_mode(name, mode)
     named = f" ({chosen})" if chosen else ""  # the mode used, named
@@ -510,8 +536,9 @@ def initiative(
     speed = opencore.weapon(weapon)["speed"] if weapon is not None else 0
     penalty = opencore.armor(armor)["initiative_penalty"] if armor is not None else 0
     options = opencore.Options(dex_modifier=dex_modifier)
-    result = opencore.individual_initiative(given_or_rolled(roll, "1d20", rng), dex, speed_factor=speed,
-                                            armor_penalty=penalty, bide=bide, options=options)
+    with about("roll"):
+        result = opencore.individual_initiative(given_or_rolled(roll, "1d20", rng), dex, speed_factor=speed,
+                                                armor_penalty=penalty, bide=bide, options=options)
     parts = [f"{result.roll} (1d20)", f"{result.dex_modifier:+d} (DEX)"]
     if weapon is not None:
         parts.append(f"{speed:+d} ({weapon})")
@@ -537,9 +564,11 @@ def party_initiative(
     options = opencore.Options(dex_modifier=dex_modifier)
     specs: dict[str, dict[str, str]] = {}
     for spec in character:  # every character is read before any die is rolled
-        name, fields = _party_member(spec)
+        with about("character", weapon="character", armor="character"):
+            name, fields = _party_member(spec)
         if name in specs:
-            raise RollbookError(f"two characters are called {name!r}", hint="give each a different name=")
+            raise RollbookError(f"two characters are called {quoted(name)}", hint="give each a different name",
+                                fields=("character",))
         specs[name] = fields
     members = {name: _initiative_of(fields, options, rng) for name, fields in specs.items()}
     order = opencore.party_order(members, lambda: roll_total("1d20", rng))
@@ -564,17 +593,17 @@ def _party_member(spec: str) -> tuple[str, dict[str, str]]:
         key, sep, value = part.partition("=")
         key = key.strip().lower()
         if key not in _MEMBER_FIELDS:
-            raise RollbookError(f"unknown character field {key!r} in {spec!r}", hint="fields: " + ", ".join(_MEMBER_FIELDS))
+            raise RollbookError(f"unknown character field {quoted(key)} in {quoted(spec)}", hint="fields: " + ", ".join(_MEMBER_FIELDS))
         if (key == "bide") == bool(sep):
-            raise RollbookError(f"cannot read {part!r} in {spec!r}",
+            raise RollbookError(f"cannot read {quoted(part)} in {quoted(spec)}",
                                 hint="write bide alone and the others as field=value, e.g. name=Buck,dex=80")
         fields[key] = value.strip() if sep else "yes"
     for needed in ("name", "dex"):
         if not fields.get(needed):
-            raise RollbookError(f"a character needs a {needed}: {spec!r}", hint="e.g. name=Buck,dex=80")
+            raise RollbookError(f"a character needs a {needed}: {quoted(spec)}", hint="e.g. name=Buck,dex=80")
     for key in ("dex", "roll"):
         if key in fields and not re.fullmatch(r"-?\d{1,4}", fields[key]):
-            raise RollbookError(f"{key} must be a whole number in {spec!r}", hint=f"e.g. {key}=12")
+            raise RollbookError(f"{key} must be a whole number in {quoted(spec)}", hint=f"e.g. {key}=12")
     dex = check_range("DEX", int(fields["dex"]), opencore.ABILITY_FLOOR, opencore.ABILITY_HIGH)
     if "roll" in fields:
         check_range(f"{fields['name']}'s initiative roll", int(fields["roll"]), 1, 20)
@@ -605,7 +634,8 @@ def successes(
     """A success check by the number of rolls above a number: count the dice showing at least N."""
     count, sides = _dice_pool(dice)
     if rolls is not None and len(rolls) != count:
-        raise RollbookError(f"{dice} is {count} dice, but {len(rolls)} rolls were given", hint=f"give {count} --rolls")
+        raise RollbookError(f"{dice} is {count} dice, but {len(rolls)} rolls were given", hint=f"give {count} rolls",
+                            fields=("rolls", "dice"))
     opencore.success_count((1,) * count, sides=sides, at_least=at_least, needed=needed)  # checks before rolling
     shown = tuple(rolls) if rolls is not None else tuple(roll_total(f"1d{sides}", rng) for _ in range(count))
     result = opencore.success_count(shown, sides=sides, at_least=at_least, needed=needed)
@@ -621,7 +651,8 @@ def _dice_pool(dice: str) -> tuple[int, int]:
     """``5d10`` -> (5, 10); a single die may leave out the count (``d10``)."""
     match = re.fullmatch(r"\s*(\d{0,4})\s*[dD]\s*(\d{1,4})\s*", dice)
     if match is None:
-        raise RollbookError(f"cannot read the dice {dice!r}", hint="write COUNTdSIDES, e.g. 5d10")
+        raise RollbookError(f"cannot read the dice {quoted(dice)}", hint="write how many dice and their sides, such as 5d10",
+                            fields=("dice",))
     return int(match[1] or 1), int(match[2])
 
 
@@ -652,9 +683,10 @@ def damage(
     death_at: DeathAt = "negative-con",
 ) -> Result:
     """Apply damage to an Armor or Shielding Power, armor, Toughness, then health points; say when a critical is rolled."""
-    result = opencore.apply_damage(amount, armor=armor, toughness=toughness, hp=hp, con=con,
-                                   power_protection=power_protection, substance_flaw=substance_flaw,
-                                   options=opencore.Options(death_at=death_at))
+    with about(damage="amount"):
+        result = opencore.apply_damage(amount, armor=armor, toughness=toughness, hp=hp, con=con,
+                                       power_protection=power_protection, substance_flaw=substance_flaw,
+                                       options=opencore.Options(death_at=death_at))
     out = _damage_json(result)
     out["text"] += ("; roll a critical" if result.critical else "") + _zero_note(opencore.zero_scores({"CON": con}))
     return out

@@ -17,6 +17,7 @@ from typing import Callable, Mapping
 
 from rollbook.dice import limits
 from rollbook.dice.errors import DiceError, DiceSyntaxError
+from rollbook.errors import quoted
 from rollbook.dice.tree import (
     Chain,
     Comparison,
@@ -94,8 +95,9 @@ class _Parser:
         self.skip()
         return self.pos + 1
 
-    def error(self, message: str, column: int | None = None, hint: str | None = None) -> DiceSyntaxError:
-        return DiceSyntaxError(message, column=column or self.column(), hint=hint)
+    def error(self, message: str, column: int | None = None, hint: str | None = None,
+              variable: str | None = None) -> DiceSyntaxError:
+        return DiceSyntaxError(message, column=column or self.column(), hint=hint, variable=variable)
 
     def word(self) -> str:
         """The modifier name at the cursor, consumed: the longest one that matches, so that
@@ -152,8 +154,7 @@ class _Parser:
         upper = name.upper()
         value = self.values.get(upper)
         if value is None:
-            raise self.error(f"{upper} has no value: pass --var {upper}=<score>", col,
-                             hint=f'in JSON, "vars": {{"{upper}": <score>}}')
+            raise self.error(f"{upper} has no value", col, hint=f"give {upper} a value, or leave it out", variable=upper)
         return value, col
 
     def named_value(self) -> Node:
@@ -546,15 +547,21 @@ def named_values(given: Mapping[str, int] | None) -> Values:
     for name, value in (given or {}).items():
         upper = name.upper() if isinstance(name, str) else ""
         if not (upper.isascii() and upper.isalpha()) or len(upper) > MAX_NAME_CHARS:
-            raise DiceError(f"a name is 1 to {MAX_NAME_CHARS} letters (A to Z), not {name!r}", hint="e.g. STR=3")
+            raise DiceError(f"a name is 1 to {MAX_NAME_CHARS} letters (A to Z), not {quoted(name)}", hint="e.g. STR",
+                            variable=name, value_given=True)
         if reads_as_dice(upper):
-            raise DiceError(f"{name!r} would read as dice (d, dF), so it cannot be a name", hint="e.g. DEX=12")
+            raise DiceError(f"{quoted(name)} would read as dice (d, dF), so it cannot be a name", hint="e.g. DEX",
+                            variable=name, value_given=True)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DiceError(f"the value of {upper} must be a whole number, not {value!r}", hint=f"e.g. {upper}=3")
+            raise DiceError(f"the value of {upper} must be a whole number, such as 3" +
+                            (f", not {quoted(value)}" if isinstance(value, (str, float)) else ""),
+                            variable=name, value_given=True)
         if len(str(abs(value))) > MAX_NUMBER_DIGITS:
-            raise limits.too_many("digits in a number", MAX_NUMBER_DIGITS, hint=f"the value of {upper}")
+            error = limits.too_many("digits in a number", MAX_NUMBER_DIGITS, hint=f"the value of {upper}")
+            error.variable, error.value_given = name, True
+            raise error
         if upper in out:
-            raise DiceError(f"{upper} is given twice", hint="give each name one value")
+            raise DiceError(f"{upper} is given twice", hint="give each name one value", variable=name, value_given=True)
         out[upper] = value
     return tuple(sorted(out.items()))
 

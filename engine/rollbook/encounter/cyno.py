@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 from typing import Any, Literal, Sequence
 
+from rollbook import rulings
 from rollbook.encounter import turns
-from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
-from rollbook.errors import RollbookError
+from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, check_combatant, effect
+from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, cyno, rank_with_rerolls, roll_off, roll_total
 
 SCORES = {"reflex": True, "coordination": True, "stress": True, "actions": True, "dp": True,
@@ -31,17 +32,21 @@ def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], w
               weapon_level: str, level: str, static: bool, who: str | None = None) -> Combatant:
     from rollbook.dice import parse  # checks the damage dice now, not at the first hit
 
-    parse(weapon_damage)
+    with about("weapon"):
+        parse(weapon_damage)
+    with about("weapon_level"):
+        weapon_symbol = cyno.level_symbol(cyno.parse_level(weapon_level))
+    with about("level"):
+        symbol = cyno.level_symbol(cyno.parse_level(level))
     new: Combatant = {
         "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None,
         "reflex": scores["reflex"], "coordination": scores["coordination"], "stress": scores["stress"],
         "actions": scores["actions"], "actions_left": scores["actions"],
         "weaponry_skill": scores.get("weaponry_skill"), "hand_to_hand_skill": scores.get("hand_to_hand_skill"),
-        "weapon_damage": weapon_damage, "weapon_level": cyno.level_symbol(cyno.parse_level(weapon_level)),
-        "static": static, "level": cyno.level_symbol(cyno.parse_level(level)),
+        "weapon_damage": weapon_damage, "weapon_level": weapon_symbol, "static": static, "level": symbol,
         "dp": scores["dp"], "dp_max": scores.get("dp_max", scores["dp"]), "effects": [],
     }
-    check_combatant("the combatant", new, "cyno")
+    check_combatant(NEW, new, "cyno")
     return new
 
 
@@ -74,7 +79,8 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
     sides = cyno.initiative_die(len(acting))
     unknown = sorted(set(rolls) - {c["id"] for c in acting})
     if unknown:
-        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, who does not roll this turn")
+        raise RollbookError(f"an initiative roll is given for {quoted(unknown[0])}, who does not roll this turn",
+                            fields=(f"roll.{unknown[0]}",))
     first: dict[str, int] = {}
     later: dict[str, list[int]] = {c["id"]: [] for c in acting}
     bonus = {c["id"]: cyno.initiative_bonus(c["reflex"], sides) for c in acting}
@@ -126,7 +132,8 @@ def surprise(enc: Encounter, who: str, rng: random.Random, *, roll: int | None =
         raise RollbookError("surprise is rolled before the first turn", hint="start a new encounter for a new ambush")
     if turns.has(c, "surprised"):
         raise RollbookError(f"{c['name']} is already surprised")
-    result = cyno.surprise(check_range("the surprise roll", roll, 1, 6) if roll is not None else roll_total("1d6", rng))
+    result = cyno.surprise(check_range("the surprise roll", roll, 1, 6, field="roll") if roll is not None
+                           else roll_total("1d6", rng))
     if result.surprised:
         c["effects"].append(effect("surprised", 1, misses_turn=result.misses_turn))
     return turns.logged(enc, [turns.event(enc, "surprise", f"{c['name']}: surprise {result.roll}: {result.result}", who)])
@@ -157,7 +164,9 @@ def hold(enc: Encounter, who: str, after: str, rng: random.Random, *, roll: int 
         other["effects"] = [e for e in other["effects"] if e["kind"] != "holding"]
         text = f"Both hold back: {c['name']} {shown} {other['name']}: {c['name']} waits longer"
     elif roll is not None or other_roll is not None:
-        raise RollbookError("the d20s are rolled only when both hold back for each other", hint="leave out --roll")
+        raise RollbookError("the d20s are rolled only when both hold back for each other", hint="leave them out",
+                            fields=tuple(name for name, given in (("roll", roll is not None), ("other_roll", other_roll is not None))
+                                         if given))
     else:
         text = f"{c['name']} holds back until {other['name']} has moved"
     enc["order"].remove(who)
@@ -184,49 +193,53 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
     damage, ruling cyno-volley-damage); ``location_roll``: an aimed hit's percentage roll against
     the weaponry skill (exactly on the aimed location, or close)."""
     if volley is not None:
-        check_range("the volley", volley, 1, 1000)
-        given = [name for name, on in (("--condition", bool(conditions)), ("--aim", bool(aim)), ("--rocket", rocket),
-                                       ("--ranged", ranged)) if on]
+        check_range("the volley", volley, 1, 1000, field="volley")
+        given = [name for name, on in (("condition", bool(conditions)), ("aim", bool(aim)), ("rocket", rocket),
+                                       ("ranged", ranged)) if on]
         if given:
             raise RollbookError("a missile volley's strike takes no bonuses or penalties and is its own kind of attack "
-                                "(ruling cyno-missile-modifiers)", hint=f"leave out {', '.join(given)}")
+                                f"({rulings.named('cyno-missile-modifiers')})", hint=f"leave out: {', '.join(given)}",
+                                fields=(*given, "volley"))
     if location_roll is not None:
         if not aim:
-            raise RollbookError("--location-roll is only for an aimed hit", hint="add --aim N")
-        check_range("the aiming percentage roll", location_roll, 1, 100)
+            raise RollbookError("only an aimed hit rolls for its location", hint="aim first, or leave it out",
+                                fields=("location_roll", "aim"))
+        check_range("the aiming percentage roll", location_roll, 1, 100, field="location_roll")
     a, t = turns.find(enc, attacker), turns.find(enc, target)
     now = turns.current(enc)
     if now is None or now["id"] != attacker:
         raise RollbookError(f"it is {now['name'] if now else 'nobody'}'s turn, not {a['name']}'s",
-                            hint="'encounter next' moves to the next turn")
+                            hint="move on to the next turn first")
     if t is a:
         raise RollbookError(f"{a['name']} cannot strike itself")
     if down(t):
         raise RollbookError(f"{t['name']} is down")
     if aim < 0:
-        raise RollbookError(f"aiming actions cannot be negative ({aim})", hint="--aim 1 or more, or leave it out")
+        raise RollbookError(f"aiming actions cannot be negative ({aim})", hint="1 or more, or none", fields=("aim",))
     if a["actions_left"] < 1 + aim:
-        raise RollbookError(f"{a['name']} has {a['actions_left']} action(s) left; this strike needs {1 + aim}")
+        raise RollbookError(f"{a['name']} has {a['actions_left']} action(s) left; this strike needs {1 + aim}",
+                            fields=("aim",) if aim else ())
     if unaware and defense != "none":
-        raise RollbookError(cyno.UNAWARE, hint="declare --defense none, or leave out --unaware")
+        raise RollbookError(cyno.UNAWARE, hint="declare no defense, or say the target knows", fields=("defense", "unaware"))
     ranged = ranged or rocket  # "shot like any other projectile weapons": no hand-to-hand blow to dodge or parry
     opts = options(enc)
     skilled = defense == "parry" and t["hand_to_hand_skill"] is not None
     if defense != "none" and any(e["kind"] == "surprised" and e["misses_turn"] for e in t["effects"]):
         raise RollbookError(f"{t['name']} misses this whole turn (surprised), so cannot {defense.replace('-', ' ')} "
-                            "(ruling cyno-surprise-first-turn)", hint="declare --defense none")
+                            f"({rulings.named('cyno-surprise-first-turn')})", hint="declare no defense", fields=("defense",))
     # a skilled parry costs no action, unless it fails under the ruling's other option: then it needs one to lose
     costs = not skilled or opts.failed_skilled_parry == "action"
     if defense != "none" and costs and t["actions_left"] < 1:
         raise RollbookError(f"{t['name']} has no action left to {defense.replace('-', ' ')}"
-                            + (" (a failed skilled parry costs one, ruling cyno-parry-with-skill)" if skilled else ""))
+                            + (f" (a failed skilled parry costs one, {rulings.named('cyno-parry-with-skill')})" if skilled else ""),
+                            fields=("defense",))
     if aim and a["weaponry_skill"] is None:
         raise RollbookError(f"an aimed hit's location is rolled against the weaponry skill, and {a['name']} has none",
-                            hint="strike without --aim")
+                            hint="strike without aiming", fields=("aim",))
     modifiers = () if volley is not None else cyno.strike_modifiers(
         coordination=a["coordination"], weaponry_skill=a["weaponry_skill"], conditions=conditions,
         damage_lost=a["dp_max"] - a["dp"], aim_actions=aim, rocket=rocket, options=opts)
-    die = check_range("the strike roll", roll, 1, 20) if roll is not None else roll_total("1d20", rng)
+    die = check_range("the strike roll", roll, 1, 20, field="roll") if roll is not None else roll_total("1d20", rng)
     hit = cyno.strike(die, modifiers, aim_actions=aim, options=opts)
     a["actions_left"] -= 1 + aim
     parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in hit.modifiers)

@@ -14,8 +14,8 @@ from typing import Any
 
 from rollbook.commands import opencore as chain
 from rollbook.encounter import turns
-from rollbook.encounter.shape import Combatant, Encounter, Event, Step, check_combatant, effect
-from rollbook.errors import RollbookError
+from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, check_combatant, effect
+from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, opencore, roll_off, roll_total
 
 HAND_TO_HAND = opencore.HAND_TO_HAND
@@ -55,7 +55,8 @@ SCORES = {"con": True, "dex": True, "hp": True, "attack_skill": True, "defense_s
 def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], who: str | None = None,
               armor_name: str | None = None, weapon: str = HAND_TO_HAND) -> Combatant:
     """A new OpenCore combatant; armor's damage rating comes from the armor table unless given."""
-    worn = opencore.armor(armor_name) if armor_name is not None else None
+    with about(armor="armor_name"):
+        worn = opencore.armor(armor_name) if armor_name is not None else None
     new: Combatant = {
         "id": who or turns.new_id(enc, side), "name": name, "side": side, "initiative": None, "acted": False,
         "con": scores["con"], "dex": scores["dex"], "str": scores.get("str"),
@@ -66,9 +67,9 @@ def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], w
         "attack_skill": scores["attack_skill"], "defense_skill": scores["defense_skill"],
         "weapon": opencore.weapon(weapon)["weapon"], "stabilized": False, "effects": [],
     }
-    check_combatant("the combatant", new, "opencore")
+    check_combatant(NEW, new, "opencore")
     if "+STR" in str(opencore.weapon(weapon).get("damage", "")) and new["str"] is None:
-        raise RollbookError(f"{new['weapon']} adds STR to damage", hint="add --score str=N")
+        raise RollbookError(f"{new['weapon']} adds STR to damage", hint="give the combatant's STR", fields=("score.str",))
     return new
 
 
@@ -218,8 +219,8 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
 def _known(rolls: dict[str, int], names: list[str], what: str) -> None:
     unknown = sorted(set(rolls) - set(names))
     if unknown:
-        raise RollbookError(f"an initiative roll is given for {unknown[0]!r}, no {what} that rolls this round",
-                            hint="give rolls as " + ", ".join(f"{n}=N" for n in names))
+        raise RollbookError(f"an initiative roll is given for {quoted(unknown[0])}, no {what} that rolls this round",
+                            hint="give rolls for " + ", ".join(names), fields=(f"roll.{unknown[0]}",))
 
 
 def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Random, rolls: dict[str, int]) -> list[Event]:
@@ -230,7 +231,7 @@ def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Rando
         return [turns.event(enc, "initiative", f"Only {sides[0]} can still act: no initiative to roll")]
     if len(sides) != 2:
         raise RollbookError(f"group initiative is between two opposing sides, not {len(sides)} ({', '.join(sides)})",
-                            hint="give each combatant one of two --side names, or start with --initiative individual")
+                            hint="give each combatant one of two sides, or start with individual initiative")
     pairs, winner = roll_off(rolls.get(sides[0]), rolls.get(sides[1]), "1d6", rng, opencore.group_initiative_winner)
     first, second = sides if winner == "first" else sides[::-1]
     enc["order"] = [c["id"] for c in acting if c["side"] == first] + [c["id"] for c in acting if c["side"] == second]
@@ -278,7 +279,7 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
         if not mine:
             now = turns.current(enc)
             raise RollbookError(f"it is {now['name'] if now else 'nobody'}'s turn, not {c['name']}'s",
-                                hint="'encounter next' moves to the next turn")
+                                hint="move on to the next turn first")
         if c["acted"]:
             raise RollbookError(f"{c['name']} has taken this round's action", hint="a character makes a single action per round")
     if state(enc, c) == "dead" or unconscious(enc, c):
@@ -300,23 +301,28 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
     if t is a:
         raise RollbookError(f"{a['name']} cannot attack itself")
     if stunned(a):
-        raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or 'encounter next'")
+        raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or move on to the next turn")
     if p.power is not None and (weapon is not None or mode is not None):
-        raise RollbookError(f"a Power attacks without a weapon ({weapon or mode!r})",
-                            hint="leave out --weapon and --mode; a touch Power adds Hand-to-Hand damage by itself")
+        raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon or mode)})",
+                            hint="leave out the weapon and its mode; a touch Power adds Hand-to-Hand damage by itself",
+                            fields=("weapon" if weapon is not None else "mode", "power"))
     if p.power is None and p.attack_skill is not None:
-        raise RollbookError("--attack-skill replaces the combatant's skill for a touch Power's Hand-to-Hand attack",
-                            hint="add --power touch, or leave out --attack-skill")
+        raise RollbookError("this skill replaces the combatant's own for a touch Power's Hand-to-Hand attack",
+                            hint="choose the touch Power, or leave it out", fields=("attack_skill", "power"))
     if turns.has(a, "dropped-weapon") and p.power is None and weapon != HAND_TO_HAND:  # fists need no weapon
         raise RollbookError(f"{a['name']} dropped the weapon",
-                            hint=f"pick it up ('encounter end-effect --who {a['id']} --kind dropped-weapon') or attack with --weapon 'Hand to Hand'")
+                            hint="pick it up (end the dropped-weapon effect) or attack Hand to Hand", fields=("weapon",))
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
     asleep = unconscious(enc, t)
     mental = p.power == "mental"  # "Mental powers used in combat cannot be blocked": no rolls at all
     if mental and (attack_roll is not None or defense_roll is not None or attack_bonus or defense_bonus):
         raise RollbookError("Mental powers used in combat cannot be blocked, so nothing is rolled",
-                            hint="leave out the attack and defense rolls and bonuses")
+                            hint="leave out the attack and defense rolls and bonuses",
+                            fields=tuple(name for name, given in (("attack_roll", attack_roll is not None),
+                                                                  ("defense_roll", defense_roll is not None),
+                                                                  ("attack_bonus", attack_bonus), ("defense_bonus", defense_bonus))
+                                         if given))
     no_defense = asleep or mental
     r = enc["rulings"]
     skill = None if p.power in ("physical", "mental") else (p.attack_skill if p.attack_skill is not None else a["attack_skill"])
@@ -401,7 +407,7 @@ def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random
     t = turns.find(enc, target)
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
-    die = check_range("the critical roll", roll, 1, 100) if roll is not None else roll_total("1d100", rng)
+    die = check_range("the critical roll", roll, 1, 100, field="roll") if roll is not None else roll_total("1d100", rng)
     hit = opencore.critical_hit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"])
     effects = opencore.effects_of(hit)
     before = state(enc, t)

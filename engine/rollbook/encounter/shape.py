@@ -11,7 +11,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 
 VERSION = 1
 RuleSet = Literal["opencore", "cyno"]
@@ -112,43 +112,50 @@ def effect(kind: str, dealt: int, *, rounds: int | None = None, **fields: Any) -
     return {"kind": kind, "rounds": rounds, "dealt": dealt, "ends": ends, **fields}
 
 
+NEW = "the combatant"  # the path of a combatant being added: its problems are the arguments' own
+
+
 def fail(path: str, message: str, hint: str | None = None) -> RollbookError:
-    return RollbookError(f"{path}: {message}", hint=hint)
+    """A problem at ``path``: in a new combatant, about its field (``score`` names the
+    command's argument), else in the encounter given, named by its path."""
+    if path.startswith(NEW + "."):
+        return RollbookError(message, hint=hint, fields=(path[len(NEW) + 1:].split(".")[0].split("[")[0],))
+    return RollbookError(f"{path}: {message}", hint=hint, fields=("encounter",))
 
 
 def _value(path: str, value: Any, field: Field) -> None:
     if value is None:
         if not field.nullable:
-            raise fail(path, "is missing (null)", "every field needs a value")
+            raise fail(path, "is missing", "every field needs a value")
         return
     ok = {"int": type(value) is int, "str": type(value) is str, "bool": type(value) is bool}[field.kind]
     if not ok:
-        wanted = {"int": "a whole number", "str": "text", "bool": "true or false"}[field.kind]
-        raise fail(path, f"must be {wanted}, not {value!r}")
+        wanted = {"int": "a whole number", "str": "text", "bool": "yes or no"}[field.kind]
+        raise fail(path, f"must be {wanted}, not {quoted(value)}")
     if field.kind == "int" and not field.low <= value <= field.high:
         raise fail(path, f"must be between {field.low} and {field.high}, not {value}")
     if field.kind == "str" and len(value) > LONGEST_TEXT:
         raise fail(path, f"is longer than {LONGEST_TEXT} characters")
     if field.choices is not None and value not in field.choices:
-        raise fail(path, f"cannot be {value!r}", "one of: " + ", ".join(field.choices))
+        raise fail(path, f"cannot be {quoted(value)}", "one of: " + ", ".join(field.choices))
 
 
 def _object(path: str, value: Any, fields: dict[str, Field], *, extra: tuple[str, ...] = ()) -> None:
     if not isinstance(value, dict):
-        raise fail(path, f"must be an object, not {value!r}")
+        raise fail(path, f"must be a set of named values, not {quoted(value)}")
     for name, field in fields.items():
         if name not in value:
-            raise fail(path, f"needs {name!r}", f"fields: {', '.join(fields)}")
+            raise fail(path, f"needs {quoted(name)}", f"fields: {', '.join(fields)}")
         _value(f"{path}.{name}", value[name], field)
     unknown = sorted(set(value) - set(fields) - set(extra))
     if unknown:
-        raise fail(path, f"has an unknown field {unknown[0]!r}", f"fields: {', '.join(list(fields) + list(extra))}")
+        raise fail(path, f"has an unknown field {quoted(unknown[0])}", f"fields: {', '.join(list(fields) + list(extra))}")
 
 
 def check_effect(path: str, value: Any) -> None:
     if not isinstance(value, dict) or value.get("kind") not in EFFECT_FIELDS:
         kind = value.get("kind") if isinstance(value, dict) else value
-        raise fail(path, f"unknown effect {kind!r}", "kinds: " + ", ".join(EFFECT_FIELDS))
+        raise fail(path, f"unknown effect {quoted(kind)}", "kinds: " + ", ".join(EFFECT_FIELDS))
     kind = value["kind"]
     fields = {"kind": Field("str"), "rounds": Field("int", 1, BIG, nullable=True), "dealt": Field("int", 0),
               "ends": Field("str", choices=EFFECT_ENDS[kind]), **EFFECT_FIELDS[kind]}
@@ -183,15 +190,15 @@ def check(value: Any) -> None:
     """That ``value`` is a version-1 encounter; a RollbookError naming the path of the first
     problem otherwise."""
     if not isinstance(value, dict):
-        raise fail("encounter", "must be a JSON object", "start one with 'rollbook encounter start'")
+        raise fail("encounter", "is not an encounter", "start a new one")
     if value.get("encounter") != VERSION:
-        raise fail("encounter.encounter", f"this engine reads encounter version {VERSION}, not {value.get('encounter')!r}")
+        raise fail("encounter.encounter", f"this engine reads encounter version {VERSION}, not {quoted(value.get('encounter'))}")
     rules = value.get("rules")
     if rules not in RULE_SETS:
-        raise fail("encounter.rules", f"cannot be {rules!r}", "opencore or cyno")
+        raise fail("encounter.rules", f"cannot be {quoted(rules)}", "opencore or cyno")
     for name in TOP_FIELDS:
         if name not in value:
-            raise fail("encounter", f"needs {name!r}", "start one with 'rollbook encounter start'")
+            raise fail("encounter", f"needs {quoted(name)}", "start a new one")
     _object("encounter", value, _top_fields(rules), extra=("rulings", "order", "combatants", "log"))
     _object("encounter.rulings", value["rulings"],
             {name: Field("str", choices=options) for name, options in RULINGS[rules].items()})
@@ -203,7 +210,7 @@ def check(value: Any) -> None:
     ids = [c["id"] for c in combatants]
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice is not None:
-        raise fail("encounter.combatants", f"two combatants have the id {twice!r}", "give each its own id")
+        raise fail("encounter.combatants", f"two combatants have the id {quoted(twice)}", "give each its own id")
     order = value["order"]
     if not isinstance(order, list) or any(i not in ids for i in order) or len(set(order)) != len(order):
         raise fail("encounter.order", "must list combatant ids, each once", f"ids: {', '.join(ids) or 'none yet'}")
@@ -230,12 +237,12 @@ def new(rules: RuleSet, initiative: str, rulings: dict[str, str]) -> Encounter:
     known = RULINGS[rules]
     for name, value in rulings.items():
         if name not in known:
-            raise RollbookError(f"{rules} has no ruling option {name!r} (it belongs to the other rule set)",
+            raise RollbookError(f"{rules} has no ruling option {quoted(name)} (it belongs to the other rule set)",
                                 hint="options: " + ", ".join(known))
         if value not in known[name]:
-            raise RollbookError(f"ruling option {name} cannot be {value!r}", hint="one of: " + ", ".join(known[name]))
+            raise RollbookError(f"ruling option {name} cannot be {quoted(value)}", hint="one of: " + ", ".join(known[name]))
     if initiative not in INITIATIVE[rules]:
-        raise RollbookError(f"{rules} initiative cannot be {initiative!r}", hint="one of: " + ", ".join(INITIATIVE[rules]))
+        raise RollbookError(f"{rules} initiative cannot be {quoted(initiative)}", hint="one of: " + ", ".join(INITIATIVE[rules]))
     return {"encounter": VERSION, "rules": rules, "initiative": initiative,
             "rulings": {name: rulings.get(name, options[0]) for name, options in known.items()},
             "round": 0, "turn": None, "order": [], "combatants": [], "log": [], "logged": 0}

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from rollbook.encounter.shape import (
     EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect, fail,
 )
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 
 
 def event(enc: Encounter, kind: str, text: str, who: str | None = None, **extra: Any) -> Event:
@@ -34,8 +34,8 @@ def find(enc: Encounter, who: str) -> Combatant:
     for combatant in enc["combatants"]:
         if combatant["id"] == who:
             return combatant
-    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one with 'encounter add'"
-    raise RollbookError(f"there is no combatant {who!r}", hint=f"ids: {ids}")
+    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one first"
+    raise RollbookError(f"there is no combatant {quoted(who)}", hint=f"ids: {ids}")
 
 
 def current(enc: Encounter) -> Combatant | None:
@@ -62,7 +62,7 @@ def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:
     if len(enc["combatants"]) >= MOST_COMBATANTS:
         raise RollbookError(f"an encounter holds at most {MOST_COMBATANTS} combatants")
     if any(c["id"] == combatant["id"] for c in enc["combatants"]):
-        raise RollbookError(f"there is already a combatant {combatant['id']!r}", hint="give another --id, or leave it out")
+        raise RollbookError(f"there is already a combatant {quoted(combatant['id'])}", hint="give another id, or leave it out", fields=("id",))
     enc["combatants"].append(combatant)
     joins = " (joins the order next round)" if enc["round"] else ""
     return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['id']}, {combatant['side']}) joins{joins}{note}",
@@ -73,7 +73,7 @@ def remove(enc: Encounter, who: str) -> Step:
     combatant = find(enc, who)
     now = current(enc)
     if now is not None and now["id"] == who:
-        raise RollbookError(f"it is {combatant['name']}'s turn", hint="end it with 'encounter next', then remove")
+        raise RollbookError(f"it is {combatant['name']}'s turn", hint="end it first (next turn), then remove")
     if who in enc["order"]:
         if enc["turn"] is not None and enc["order"].index(who) < enc["turn"]:
             enc["turn"] -= 1  # the same combatant keeps the turn
@@ -95,7 +95,7 @@ class RoundRules:
 def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict[str, int]) -> Step:
     """The next combatant's turn; after the last, the round ends and the next begins."""
     if not enc["combatants"]:
-        raise RollbookError("the encounter has no combatants", hint="add some with 'encounter add'")
+        raise RollbookError("the encounter has no combatants", hint="add some first")
     if enc["round"] == 0 or enc["turn"] is None:
         return turn_from(enc, rules, rng, rolls, len(enc["order"]))  # not started, or nobody was left
     return turn_from(enc, rules, rng, rolls, enc["turn"] + 1)
@@ -123,7 +123,7 @@ def turn_from(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict
         position += 1
     if rolls:
         raise RollbookError("initiative is rolled when a round begins; this step moves to the next turn",
-                            hint="leave out --roll")
+                            hint="leave out the initiative rolls", fields=("roll",))
     enc["turn"] = position
     events.append(event(enc, "turn", f"Round {enc['round']}: {who['name']}'s turn", who["id"]))
     events += rules.turn_starts(enc, who)
@@ -185,7 +185,7 @@ def add_effect(enc: Encounter, who: str, kind: str, rounds: int | None, fields: 
     """An effect added by hand (what the rules do not cover, or a ruling made at the table)."""
     combatant = find(enc, who)
     if kind not in EFFECT_FIELDS:
-        raise RollbookError(f"unknown effect {kind!r}", hint="kinds: " + ", ".join(EFFECT_FIELDS))
+        raise RollbookError(f"unknown effect {quoted(kind)}", hint="kinds: " + ", ".join(EFFECT_FIELDS))
     item = effect(kind, enc["round"], rounds=rounds, **fields)
     check_effect("the effect", item)
     combatant["effects"].append(item)
@@ -198,17 +198,18 @@ def end_effect(enc: Encounter, who: str, *, kind: str | None = None, index: int 
     combatant = find(enc, who)
     effects = combatant["effects"]
     if (kind is None) == (index is None):
-        raise RollbookError("say which effect ends: its kind, or its place in the list", hint="--kind stun or --index 0")
+        raise RollbookError("say which effect ends: its kind, or its place among the combatant's effects",
+                            hint="such as stun, or 0 for the first", fields=("kind", "index"))
     if index is not None:
         if not 0 <= index < len(effects):
             raise RollbookError(f"{combatant['name']} has {len(effects)} effect(s); there is no number {index}",
-                                hint="count from 0")
+                                hint="count from 0", fields=("index",))
         ending = [effects[index]]
     else:
         ending = [e for e in effects if e["kind"] == kind]
         if not ending:
             kinds = ", ".join(sorted({e["kind"] for e in effects})) or "none"
-            raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}")
+            raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}", fields=("kind",))
     combatant["effects"] = [e for e in effects if not any(e is gone for gone in ending)]
     return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(e, rounds=False)} ended by hand",
                               who, effect=e["kind"]) for e in ending])
@@ -218,7 +219,7 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
     """Give back ``amount`` of ``points`` (hp or dp), never above the most the combatant has."""
     combatant = find(enc, who)
     if amount < 1:
-        raise RollbookError(f"healing is at least 1 point, not {amount}")
+        raise RollbookError(f"healing is at least 1 point, not {amount}", fields=("amount",))
     gained = min(amount, combatant[f"{points}_max"] - combatant[points])
     combatant[points] += gained
     note = f" (at most {combatant[f'{points}_max']})" if gained < amount else ""
@@ -228,4 +229,4 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
 
 def not_started(enc: Encounter, what: str) -> None:
     if enc["turn"] is None:
-        raise fail("encounter", f"{what} needs someone's turn", "start the round with 'encounter next'")
+        raise fail("encounter", f"{what} needs someone's turn", "start the round first (next turn)")

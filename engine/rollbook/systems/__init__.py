@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from typing import Callable, Hashable, Literal, Mapping, TypeVar
 
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 
 Winner = TypeVar("Winner")
 Key = TypeVar("Key", bound=Hashable)
@@ -64,10 +64,12 @@ def higher(first: int, second: int) -> Literal["first", "second"] | None:
     return "first" if first > second else "second"
 
 
-def check_range(name: str, value: int, low: int, high: int, *, hint: str | None = None) -> int:
-    """``value`` if it lies in ``low..high``; a RollbookError saying where it must lie otherwise."""
+def check_range(name: str, value: int, low: int, high: int, *, hint: str | None = None, field: str | None = None) -> int:
+    """``value`` if it lies in ``low..high``; a RollbookError saying where it must lie otherwise
+    (about the argument ``field``, when it is one)."""
     if not low <= value <= high:
-        raise RollbookError(f"{name} must be between {low} and {high}, not {value}", hint=hint)
+        raise RollbookError(f"{name} must be between {low} and {high}, not {value}", hint=hint,
+                            fields=(field,) if field else ())
     return value
 
 
@@ -75,11 +77,13 @@ _NUMBER = re.compile(r"^-?\d+(\.\d+)?(/[1-9]\d*)?$")
 _DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
 
 
-def parse_number(text: str, what: str, *, fractions: bool = True) -> Fraction:
-    """``7``, ``3.5`` or (when allowed) ``7/2`` as an exact Fraction; a RollbookError otherwise."""
+def parse_number(text: str, what: str, *, fractions: bool = True, field: str | None = None) -> Fraction:
+    """``7``, ``3.5`` or (when allowed) ``7/2`` as an exact Fraction; a RollbookError otherwise
+    (about the argument ``field``, when it is one)."""
     clean = text.strip()
     pattern = _NUMBER if fractions else _DECIMAL
     if not pattern.match(clean) or len(clean) > 40:
         example = "7, 3.5 or 7/2" if fractions else "7 or 2.5"
-        raise RollbookError(f"cannot read {what} {text!r}", hint=f"a number such as {example}")
+        raise RollbookError(f"cannot read {what} {quoted(text)}", hint=f"a number such as {example}",
+                            fields=(field,) if field else ())
     return Fraction(clean)

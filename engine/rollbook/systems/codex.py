@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Iterable, Literal
 
 from rollbook import tables
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, roll_total
 
 Take = Literal["10", "10+", "20"]
@@ -150,13 +150,13 @@ def die_value(dice: tuple[int, ...], take: Take | None = None) -> int:
     """
     if take in ("10", "20"):
         if dice:
-            raise RollbookError(f"taking {take} rolls no dice", hint="leave out the rolls")
+            raise RollbookError(f"taking {take} rolls no dice", hint="leave out the rolls", fields=("dice", "take"))
         return int(take)
     if not dice:
-        raise RollbookError("a check needs at least one d20")
+        raise RollbookError("a check needs at least one d20", fields=("dice",))
     for position, value in enumerate(dice, 1):
         if not 1 <= value <= SIDES:
-            raise RollbookError(f"d20 number {position} cannot show {value}", hint="a d20 shows 1 to 20")
+            raise RollbookError(f"d20 number {position} cannot show {value}", hint="a d20 shows 1 to 20", fields=("dice",))
     natural, extra = dice[0], dice[1:]
     opens_down = natural == 1 and take != "10+"
     opens = natural == SIDES or opens_down
@@ -167,9 +167,10 @@ def die_value(dice: tuple[int, ...], take: Take | None = None) -> int:
         needed += 1
     if len(extra) != needed:
         what = "no more dice" if not opens else "one more d20 after the 1 or 20, and one after every 20"
-        raise RollbookError(f"these dice do not form one check: {list(dice)}", hint=f"a check takes {what}")
+        raise RollbookError(f"these dice do not form one check: {', '.join(map(str, dice))}", hint=f"a check takes {what}",
+                            fields=("dice",))
     if opens and extra[-1] == SIDES:
-        raise RollbookError("the last d20 shows 20, so the chain goes on", hint="add the next d20")
+        raise RollbookError("the last d20 shows 20, so the chain goes on", hint="add the next d20", fields=("dice",))
     chain = sum(extra)
     if natural == SIDES:
         return SIDES + chain
@@ -251,23 +252,25 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
     Taking 10 or 20 needs ``safe`` (not threatened or distracted); taking 20 on a skill whose
     failure has a cost (``failure_has_cost``) incurs that cost first."""
     if take is not None and take not in TAKES:
-        raise RollbookError(f"cannot take {take!r}", hint="take 10, 10+ or 20")
+        raise RollbookError(f"cannot take {quoted(take)}", hint="take 10, 10+ or 20", fields=("take",))
     if take in ("10", "20") and not safe:
         raise RollbookError(THREATENED.format(take=take),
-                            hint="if the character is not threatened or distracted, say so with --safe; otherwise roll")
+                            hint="if the character is not threatened or distracted, say so; otherwise roll",
+                            fields=("safe", "take"))
     odds = chances(modifier, dc, take)
     hopeless = impossible_on_20(modifier, dc)
     if automatic and take is not None:
-        raise RollbookError(f"automatic success and taking {take} are two ways to skip the roll", hint="choose one")
+        raise RollbookError(f"automatic success and taking {take} are two ways to skip the roll", hint="choose one",
+                            fields=("automatic", "take"))
     if dice and (automatic or (impossible_fails and hopeless)):
         reason = "automatic success" if automatic else "automatic failure (a 20 could not succeed)"
-        raise RollbookError(f"{reason} rolls no dice", hint="leave out the rolls")
+        raise RollbookError(f"{reason} rolls no dice", hint="leave out the rolls", fields=("dice",))
     time = TAKE_20_TIME if take == "20" else 1
     incurred = take == "20" and failure_has_cost
     if automatic:
         if not can_succeed_automatically(modifier, dc):
             raise RollbookError(f"automatic success needs a modifier of at least the DC ({modifier} < {dc})",
-                                hint="roll the check instead")
+                                hint="roll the check instead", fields=("automatic", "modifier"))
         one = Chances(Fraction(1), Fraction(0), Fraction(0), (), ())
         return Check(modifier, dc, take, (), None, True, "success", hopeless, 0, 0, one, time, incurred)
     if impossible_fails and hopeless:
@@ -284,7 +287,8 @@ def dc_for(complexity: str) -> int:
     for row in rows:
         if row["complexity"].lower() == complexity.strip().lower():
             return row["dc"]
-    raise RollbookError(f"unknown complexity {complexity!r}", hint="one of: " + ", ".join(r["complexity"] for r in rows))
+    raise RollbookError(f"unknown complexity {quoted(complexity)}", hint="one of: " + ", ".join(r["complexity"] for r in rows),
+                        fields=("complexity",))
 
 
 # --- rounding and multiplying -------------------------------------------------------------------

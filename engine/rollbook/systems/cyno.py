@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Literal, Sequence
 
-from rollbook import tables
-from rollbook.errors import LimitError, RollbookError
+from rollbook import rulings, tables
+from rollbook.errors import LimitError, RollbookError, quoted
 from rollbook.systems import check_range, higher, rank_with_rerolls, roll_total
 
 # Attribute bonuses: "+1 for every 2 points higher than 12 ... -1 for every 2 points below 9".
@@ -31,10 +31,11 @@ MAX_COMBATANTS = 10**6  # a larger party is a typo, and a d10^7 is no die
 # --- attribute bonuses --------------------------------------------------------------------------
 
 
-def attribute_bonus(value: int, step_above: int = PENALTY_STEP) -> int:
-    """+1 per full ``step_above`` points above 12, -1 per full 2 points below 9, else 0."""
+def attribute_bonus(value: int, step_above: int = PENALTY_STEP, *, field: str = "") -> int:
+    """+1 per full ``step_above`` points above 12, -1 per full 2 points below 9, else 0 (the
+    attribute is the argument ``field``, for an error)."""
     if value < 0:
-        raise RollbookError(f"an attribute cannot be negative ({value})")
+        raise RollbookError(f"an attribute cannot be negative ({value})", fields=(field,) if field else ())
     if value > BONUS_ABOVE:
         return (value - BONUS_ABOVE) // step_above
     if value < PENALTY_BELOW:
@@ -43,16 +44,16 @@ def attribute_bonus(value: int, step_above: int = PENALTY_STEP) -> int:
 
 
 def coordination_modifier(coordination: int) -> int:
-    return attribute_bonus(coordination)
+    return attribute_bonus(coordination, field="coordination")
 
 
 def dodge_modifier(reflex: int) -> int:
     """+1 per 3 points of reflex over 12, -1 per 2 under 9 (ruling cyno-reflex-steps)."""
-    return attribute_bonus(reflex, DODGE_STEP)
+    return attribute_bonus(reflex, DODGE_STEP, field="reflex")
 
 
 def stress_modifier(stress: int) -> int:
-    return attribute_bonus(stress)
+    return attribute_bonus(stress, field="stress")
 
 
 # --- initiative ---------------------------------------------------------------------------------
@@ -66,9 +67,9 @@ def initiative_die(combatants: int) -> int:
     """Sides of the smallest standard die with more sides than the combatants (ruling
     cyno-initiative-die): four PCs and two NPCs roll 1D8; 100 or more roll d1000, d10000, ..."""
     if combatants < 1:
-        raise RollbookError(f"initiative needs at least one combatant, not {combatants}")
+        raise RollbookError(f"initiative needs at least one combatant, not {combatants}", fields=("combatants",))
     if combatants > MAX_COMBATANTS:
-        raise LimitError(f"at most {MAX_COMBATANTS:,} combatants")
+        raise LimitError(f"at most {MAX_COMBATANTS:,} combatants", fields=("combatants",))
     for sides in standard_dice():
         if sides > combatants:
             return sides
@@ -117,8 +118,8 @@ def hold_back_winner(first_roll: int, first_stress: int, second_roll: int, secon
                      ) -> Literal["first", "second"] | None:
     """Both roll 1d20 + stress bonus; the higher result waits longer and moves after the other.
     None on a tie: roll again (ruling cyno-initiative-ties)."""
-    check_range("the first d20", first_roll, 1, 20)
-    check_range("the second d20", second_roll, 1, 20)
+    check_range("the first d20", first_roll, 1, 20, field="first_roll")
+    check_range("the second d20", second_roll, 1, 20, field="second_roll")
     return higher(first_roll + stress_modifier(first_stress), second_roll + stress_modifier(second_stress))
 
 
@@ -133,7 +134,7 @@ class Surprise:
 
 def surprise(roll: int) -> Surprise:
     """The Surprise Chart for the GM's 1D6."""
-    check_range("the surprise roll", roll, 1, 6)
+    check_range("the surprise roll", roll, 1, 6, field="roll")
     row = tables.lookup("cyno.surprise", roll)
     return Surprise(roll, row["surprised"], row.get("misses_turn", False), row.get("loses_initiative", False),
                     row["result"])
@@ -158,7 +159,7 @@ def condition_rows() -> dict[str, tables.Row]:
 
 def weaponry_skill_line(skill: int) -> tables.Row:
     """The one chart line a weaponry skill falls in (ruling cyno-weaponry-skill-band)."""
-    check_range("the weaponry skill", skill, 0, 100, hint="a percentage")
+    check_range("the weaponry skill", skill, 0, 100, hint="a percentage", field="weaponry_skill")
     below = [r for r in tables.get("cyno.strike.penalties").rows if "skill_below" in r and skill < r["skill_below"]]
     if below:
         return min(below, key=lambda r: r["skill_below"])
@@ -198,23 +199,25 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
     groups: dict[str, str] = {}
     for condition in dict.fromkeys(conditions):
         if condition not in known:
-            raise RollbookError(f"unknown strike condition {condition!r}", hint="one of: " + ", ".join(known))
+            raise RollbookError(f"unknown strike condition {quoted(condition)}", hint="one of: " + ", ".join(known),
+                                fields=("conditions",))
         row = known[condition]
         if "group" in row and not (row["group"] == "target-size" and options.target_size == "both"):
             if row["group"] in groups:
                 ruling = "cyno-large-and-small-target" if row["group"] == "target-size" else "cyno-exclusive-conditions"
-                raise RollbookError(f"{groups[row['group']]!r} and {condition!r} cannot both apply",
-                                    hint=f"choose one {row['group']} line (ruling {ruling})")
+                raise RollbookError(f"{quoted(groups[row['group']])} and {quoted(condition)} cannot both apply",
+                                    hint=f"choose one {row['group']} line ({rulings.named(ruling)})",
+                                    fields=("conditions",))
             groups[row["group"]] = condition
         out.append(StrikeModifier(row["condition"], row["modifier"]))
     if damage_lost < 0:
-        raise RollbookError(f"damage lost cannot be negative ({damage_lost})")
+        raise RollbookError(f"damage lost cannot be negative ({damage_lost})", fields=("damage_lost",))
     line = damage_lost_line()
     steps = damage_lost // line["per_damage_lost"]
     if steps:
         out.append(StrikeModifier(f"{damage_lost} damage points lost", line["modifier"] * steps))
     if aim_actions < 0:
-        raise RollbookError(f"aiming actions cannot be negative ({aim_actions})")
+        raise RollbookError(f"aiming actions cannot be negative ({aim_actions})", fields=("aim_actions",))
     if aim_actions:
         out.append(StrikeModifier(aim_source(aim_actions), aim_actions))
     if rocket:
@@ -254,7 +257,7 @@ def strike(roll: int, modifiers: Sequence[StrikeModifier] = (), *, aim_actions: 
     aim_lines=aimed, the die + ``aim_actions`` decides those lines, counting as at most 20 (ruling
     cyno-aim-and-natural-lines)."""
     sides = strike_die()
-    check_range("the strike roll", roll, 1, sides)
+    check_range("the strike roll", roll, 1, sides, field="roll")
     table = tables.get("cyno.strike.roll")
     lines_roll = min(sides, roll + aim_actions) if options.aim_lines == "aimed" else roll
     lines = _natural_lines(lines_roll)
@@ -275,8 +278,8 @@ def strike(roll: int, modifiers: Sequence[StrikeModifier] = (), *, aim_actions: 
 def exact_location(weaponry_skill: int, roll: int) -> bool:
     """An aimed hit lands exactly where aimed when a percentage roll is at or under the weapon
     skill; otherwise it is close, but not exact."""
-    check_range("the weaponry skill", weaponry_skill, 0, 100, hint="a percentage")
-    check_range("the aiming percentage roll", roll, 1, 100)
+    check_range("the weaponry skill", weaponry_skill, 0, 100, hint="a percentage", field="weaponry_skill")
+    check_range("the aiming percentage roll", roll, 1, 100, field="location_roll")
     return roll <= weaponry_skill
 
 
@@ -291,7 +294,7 @@ def critical_damage(damage: int) -> int:
 DefenseAction = Literal["dodge", "blind dodge", "parry"]
 UNAWARE = ("A character may not dodge/parry if the character does not know that he/she is being attacked.")
 NOT_HAND_TO_HAND = "only a hand-to-hand attack (or a missile volley of four or fewer) can be dodged"
-NOT_A_BLOW = "a parry blocks \"the enemy's blow\": only a hand-to-hand attack can be parried (ruling cyno-parry-blows-only)"
+NOT_A_BLOW = f"a parry blocks \"the enemy's blow\": only a hand-to-hand attack can be parried ({rulings.named('cyno-parry-blows-only')})"
 
 
 @dataclass(frozen=True)
@@ -312,8 +315,8 @@ def _rolled_defense(action: DefenseAction, strike_total: int, roll: int | None, 
     """The dodge roll (a parry without skill is computed the same way): 1d20 + reflex modifier +
     bonus succeeds at or above the strike's result; it costs one action."""
     if roll is None:
-        raise RollbookError(f"a {action} needs its d20 roll")
-    check_range(f"the {action} roll", roll, 1, 20)
+        raise RollbookError(f"a {action} needs its d20 roll", fields=("roll",))
+    check_range(f"the {action} roll", roll, 1, 20, field="roll")
     modifier = dodge_modifier(reflex) + bonus
     total = roll + modifier
     success = total >= strike_total
@@ -336,9 +339,10 @@ def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, v
     attack is neither hand-to-hand nor a missile volley."""
     action: DefenseAction = "blind dodge" if blind_roll is not None else "dodge"
     if roll is not None:  # checked whatever happens next, so bad input never depends on the dice
-        check_range(f"the {action} roll", roll, 1, 20)
+        check_range(f"the {action} roll", roll, 1, 20, field="roll")
     if volley is not None and ranged:
-        raise RollbookError("a missile volley is its own kind of attack", hint="give the volley or ranged, not both")
+        raise RollbookError("a missile volley is its own kind of attack", hint="give the volley or ranged, not both",
+                            fields=("ranged", "volley"))
     if unaware:  # an unaware character declares nothing, so nothing is spent
         return _not_allowed(action, 0, UNAWARE)
     spent = 1 if options.impossible_dodge == "costs-action" else 0
@@ -347,7 +351,7 @@ def dodge(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, v
     if ranged:
         return _not_allowed(action, spent, NOT_HAND_TO_HAND)
     if blind_roll is not None:
-        check_range("the blind-dodge roll", blind_roll, 1, 100)
+        check_range("the blind-dodge roll", blind_roll, 1, 100, field="blind_roll")
         if blind_roll > BLIND_DODGE_AT_OR_BELOW:
             return Defense(action, True, False, 1, None, 0, None, blind_roll,
                            f"blind dodge: {blind_roll} is over {BLIND_DODGE_AT_OR_BELOW}")
@@ -370,10 +374,10 @@ def parry(strike_total: int, roll: int | None, *, reflex: int, bonus: int = 0, h
         spent = 1 if hand_to_hand_skill is None and options.impossible_dodge == "costs-action" else 0
         return _not_allowed("parry", spent, NOT_A_BLOW)
     if hand_to_hand_skill is not None:
-        check_range("the hand-to-hand skill", hand_to_hand_skill, 0, 100, hint="a percentage")
+        check_range("the hand-to-hand skill", hand_to_hand_skill, 0, 100, hint="a percentage", field="hand_to_hand_skill")
         if skill_roll is None:
-            raise RollbookError("a skilled parry needs its percentage roll")
-        check_range("the parry's percentage roll", skill_roll, 1, 100)
+            raise RollbookError("a skilled parry needs its percentage roll", fields=("skill_roll",))
+        check_range("the parry's percentage roll", skill_roll, 1, 100, field="skill_roll")
         success = skill_roll <= hand_to_hand_skill
         verdict = "at or under" if success else "over"
         spent = 1 if not success and options.failed_skilled_parry == "action" else 0
@@ -428,23 +432,23 @@ def parse_level(text: str) -> int:
         if level not in symbols or symbols[level] != f"{symbols[named]}+{step[2]}":
             hint = (f"{clean} is {symbols[level]}DP" if level in symbols and int(step[2]) else
                     "a +N name counts the unnamed levels above a named one, e.g. Kilo+1")
-            raise RollbookError(f"there is no level {clean!r}", hint=hint)
+            raise RollbookError(f"there is no level {quoted(clean)}", hint=hint)
         return level
     symbol_step = _NAMED_STEP.match(clean)
     if symbol_step and symbol_step[1] in by_symbol:  # k+3: past the unnamed levels, a named one
         level = by_symbol[symbol_step[1]] + int(symbol_step[2])
         if level in symbols and int(symbol_step[2]):
-            raise RollbookError(f"there is no level {clean!r}", hint=f"{clean} is {symbols[level]}DP")
+            raise RollbookError(f"there is no level {quoted(clean)}", hint=f"{clean} is {symbols[level]}DP")
     if clean.startswith("S"):  # the document's static notation: 5 ShDP, SDP
         try:
             parse_level(clean[1:])
         except RollbookError:
             pass
         else:
-            raise RollbookError(f"{text!r} is static damage at the {clean[1:]}DP level",
-                                hint=f"give the level as {clean[1:]!r} and say it is static (--static)")
-    raise RollbookError(f"unknown damage-rating level {text!r}",
-                        hint="a prefix symbol such as '', da, h, k, k+1, M (m is milli, M is mega), "
+            raise RollbookError(f"{quoted(text)} is static damage at the {clean[1:]}DP level",
+                                hint=f"give the level as {quoted(clean[1:])} and say the damage is static")
+    raise RollbookError(f"unknown damage-rating level {quoted(text)}",
+                        hint="a prefix symbol such as da, h, k, k+1, M (m is milli, M is mega), none for DP, "
                              "or a name such as kilo or Kilo+1")
 
 
@@ -490,7 +494,7 @@ def damage_to(amount: int, weapon_level: int, target_level: int, *, static: bool
     Otherwise the decimal point moves one place per level; fractions round down.
     """
     if amount < 0:
-        raise RollbookError(f"damage cannot be negative ({amount})")
+        raise RollbookError(f"damage cannot be negative ({amount})", fields=("amount",))
     for level in (weapon_level, target_level):
         if level not in level_symbols():
             raise RollbookError(f"no damage-rating level {level}")

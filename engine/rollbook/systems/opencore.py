@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Callable, Literal, Mapping
 
 from rollbook import tables
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import check_range, higher, rank_with_rerolls
 
 ABILITY_LOW, ABILITY_HIGH = 1, 100  # "Roll a 1d100 for each ability. Range 1 - 100."
@@ -59,9 +59,9 @@ def parse_scores(text: str, *, lowest: int = ABILITY_LOW) -> dict[str, int]:
         code, sep, value = part.partition("=")
         code = code.strip().upper()
         if not sep or not re.fullmatch(r"-?\d+", value.strip()):
-            raise RollbookError(f"cannot read the score {part!r}", hint="write CODE=NUMBER, e.g. STR=76,DEX=80")
+            raise RollbookError(f"cannot read the score {quoted(part)}", hint="write CODE=NUMBER, e.g. STR=76,DEX=80")
         if code not in codes:
-            raise RollbookError(f"unknown ability {code!r} in {part!r}", hint="abilities: " + ", ".join(codes))
+            raise RollbookError(f"unknown ability {quoted(code)} in {quoted(part)}", hint="abilities: " + ", ".join(codes))
         if code in scores:
             raise RollbookError(f"{code} is given twice")
         scores[code] = check_range(code, int(value), lowest, ABILITY_HIGH)
@@ -112,7 +112,7 @@ def composite(code: str, abilities: Mapping[str, int]) -> int:
     """One composite score (SDAC, IPW or CC) from the abilities it needs."""
     row = next((r for r in tables.get("opencore.composites").rows if r["code"] == code), None)
     if row is None:
-        raise RollbookError(f"unknown composite {code!r}", hint="SDAC, IPW or CC")
+        raise RollbookError(f"unknown composite {quoted(code)}", hint="SDAC, IPW or CC")
     missing = [a for a in row["abilities"] if a not in abilities]
     if missing:
         raise RollbookError(f"{code} needs {', '.join(missing)}", hint=f"{code} = {tables.composite_formula(row)}")
@@ -155,7 +155,7 @@ def fortitude_dice(dice: int, fortitude: int) -> int:
     """Damage dice left after Fortitude: at least 1, unless Fortitude is at least twice the dice
     (then none; ruling opencore-fortitude-score)."""
     if fortitude < 0:
-        raise RollbookError(f"fortitude cannot be negative ({fortitude})")
+        raise RollbookError(f"fortitude cannot be negative ({fortitude})", fields=("fortitude",))
     if dice > 0 and fortitude >= 2 * dice:
         return 0
     return max(min(dice, 1), dice - fortitude)
@@ -286,7 +286,7 @@ def check_odds(kind: str, abilities: Mapping[str, int], options: Options = DEFAU
     """What a saving throw or Perception/Awareness/Concentration check needs, and its exact chance."""
     rules = check_rules(options)
     if kind not in rules:
-        raise RollbookError(f"unknown check {kind!r}", hint="one of: " + ", ".join(rules))
+        raise RollbookError(f"unknown check {quoted(kind)}", hint="one of: " + ", ".join(rules))
     rule = rules[kind]
     target = _target_score(rule, abilities)
     minus = 0
@@ -329,7 +329,7 @@ def ability_modifier(score: int) -> int:
 
 
 def dex_modifier(dex: int, options: Options = DEFAULT) -> int:
-    check_range("DEX", dex, ABILITY_FLOOR, ABILITY_HIGH)
+    check_range("DEX", dex, ABILITY_FLOOR, ABILITY_HIGH, field="dex")
     return 0 if options.dex_modifier == "none" else ability_modifier(dex)
 
 
@@ -353,7 +353,7 @@ class Initiative:
 def individual_initiative(roll: int, dex: int, *, speed_factor: int = 0, armor_penalty: int = 0,
                           bide: bool = False, options: Options = DEFAULT) -> Initiative:
     """1d20 + DEX modifier + weapon speed factor + armor's initiative penalty (+20 after Bide)."""
-    check_range("the initiative roll", roll, 1, 20)
+    check_range("the initiative roll", roll, 1, 20, field="roll")
     if armor_penalty > 0:
         raise RollbookError(f"an armor penalty is zero or negative, not {armor_penalty}")
     mod = dex_modifier(dex, options)
@@ -369,7 +369,8 @@ def _find(table: str, key: str, name: str) -> tables.Row:
     for row in rows:
         if row[key].lower() == name.strip().lower():
             return row
-    raise RollbookError(f"unknown {key} {name!r}", hint="one of: " + ", ".join(row[key] for row in rows))
+    raise RollbookError(f"unknown {key} {quoted(name)}", hint="one of: " + ", ".join(row[key] for row in rows),
+                        fields=(key,))
 
 
 def weapon(name: str) -> tables.Row:
@@ -384,7 +385,7 @@ def armor(name: str) -> tables.Row:
 
 def strength_term(strength: int, options: Options = DEFAULT) -> int:
     """What ``+STR`` adds to damage (ruling opencore-str-damage; option str_damage=score)."""
-    check_range("STR", strength, ABILITY_FLOOR, ABILITY_HIGH)
+    check_range("STR", strength, ABILITY_FLOOR, ABILITY_HIGH, field="strength")
     return strength if options.str_damage == "score" else ability_modifier(strength)
 
 
@@ -397,14 +398,14 @@ def damage_expression(weapon_name: str, *, mode: str | None = None, strength: in
         expression = {m["mode"]: m["damage"] for m in row["modes"]}[chosen]
     else:
         if mode is not None:
-            raise RollbookError(f"{row['weapon']} has only one damage mode")
+            raise RollbookError(f"{row['weapon']} has only one damage mode", fields=("mode",))
         expression = row["damage"]
     if not _DAMAGE.match(expression):
         raise RollbookError(f"{row['weapon']} deal damage {expression.lower()}",
-                            hint="roll the thrown weapon's own damage with 'rollbook roll'")
+                            hint="roll the thrown weapon's own damage", fields=("weapon",))
     if "+STR" in expression:
         if strength is None:
-            raise RollbookError(f"{row['weapon']} adds STR to damage", hint="give the attacker's STR")
+            raise RollbookError(f"{row['weapon']} adds STR to damage", hint="give the attacker's STR", fields=("strength",))
         term = strength_term(strength, options)
         expression = expression.replace("+STR", f"{term:+d}" if term else "")
     return apply_fortitude(expression, fortitude)
@@ -418,7 +419,8 @@ def weapon_mode(weapon_name: str, mode: str | None) -> str | None:
     modes = [m["mode"] for m in row["modes"]]
     chosen = (mode or modes[0]).strip().lower()
     if chosen not in modes:
-        raise RollbookError(f"{row['weapon']} has no mode {mode!r}", hint="one of: " + ", ".join(modes))
+        raise RollbookError(f"{row['weapon']} has no mode {quoted(mode)}", hint="one of: " + ", ".join(modes),
+                            fields=("mode",))
     return chosen
 
 
@@ -519,9 +521,11 @@ def movement(*, feet: int | None = None, actions: int | None = None) -> Movement
     or the distance some actions cover."""
     step = int(action_value("Movement", "feet_per_action"))
     if feet is not None and actions is not None:
-        raise RollbookError("give the distance in feet or the number of actions, not both", hint="e.g. --feet 35")
+        raise RollbookError("give the distance in feet or the number of actions, not both", hint="such as 35 feet",
+                            fields=("feet", "actions"))
     if feet is None and actions is None:
-        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="e.g. --feet 35")
+        raise RollbookError("how far? give the distance in feet or the number of movement actions", hint="such as 35 feet",
+                            fields=("feet", "actions"))
     if feet is not None:
         check_range("the distance in feet", feet, 0, 10**9)
         needed = -(-feet // step)
@@ -538,9 +542,9 @@ def stun_defense_penalty() -> int:
 
 def effective_mental_power(power: int, magic_resistance: int) -> int:
     """mental power - magic resistance, never below 0 (ruling opencore-mental-power-threshold)."""
-    for name, value in (("a mental power's score", power), ("magic resistance", magic_resistance)):
+    for name, value, field in (("a mental power's score", power, "power"), ("magic resistance", magic_resistance, "resistance")):
         if value < 0:
-            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none", fields=(field,))
     return max(0, power - magic_resistance)
 
 
@@ -562,7 +566,7 @@ class Fumble:
 def fumble(side: Side, roll: int) -> Fumble:
     """The Fumble Chart result for the ``attacker`` or ``defender`` on a 1d100 ``roll``."""
     if side not in ("attacker", "defender"):
-        raise RollbookError(f"a fumble happens to the attacker or the defender, not {side!r}")
+        raise RollbookError(f"a fumble happens to the attacker or the defender, not {quoted(side)}")
     check_range("the fumble roll", roll, 1, 100)
     row = tables.lookup("opencore.fumble", roll)
     effect = tables.fumble_effect(row, side)
@@ -599,11 +603,11 @@ def apply_damage(damage: int, *, armor: int = 0, toughness: int = 0, hp: int, co
     then comes off armor, then Toughness, then Hit Points. Damage from something the character has
     a substance flaw against goes straight to Hit Points ("in special cases, like being hit with
     something the character has a substance flaw against")."""
-    for name, value in (("damage", damage), ("armor", armor), ("toughness", toughness),
-                        ("power protection", power_protection)):
+    for name, value, field in (("damage", damage, "damage"), ("armor", armor, "armor"), ("toughness", toughness, "toughness"),
+                               ("power protection", power_protection, "power_protection")):
         if value < 0:
-            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none")
-    check_range("CON", con, ABILITY_FLOOR, ABILITY_HIGH)
+            raise RollbookError(f"{name} cannot be negative ({value})", hint="0 for none", fields=(field,))
+    check_range("CON", con, ABILITY_FLOOR, ABILITY_HIGH, field="con")
     if substance_flaw:
         to_power = to_armor = to_toughness = 0
     else:
@@ -659,10 +663,10 @@ def critical_hit(type: str, die: int, *, attack_roll: int | None = None, toughne
     critical hits")."""
     kind = type.strip().lower()
     if kind not in CRITICAL_TYPES:
-        raise RollbookError(f"unknown critical type {type!r}", hint="one of: " + ", ".join(CRITICAL_TYPES))
-    check_range("the critical roll", die, 1, 100)
+        raise RollbookError(f"unknown critical type {quoted(type)}", hint="one of: " + ", ".join(CRITICAL_TYPES))
+    check_range("the critical roll", die, 1, 100, field="roll")
     if toughness < 0:
-        raise RollbookError(f"toughness cannot be negative ({toughness})")
+        raise RollbookError(f"toughness cannot be negative ({toughness})", fields=("toughness",))
     name = f"opencore.critical.{kind}"
     modifier = attack_roll_modifier(attack_roll)
     unclamped = die + modifier + toughness_modifier(toughness) + bonus
@@ -799,13 +803,13 @@ MOST_SUCCESS_DICE = 1000  # more dice than any table rolls for one check
 
 def success_count(rolls: tuple[int, ...], *, sides: int, at_least: int, needed: int = 1) -> SuccessCount:
     """Count the dice showing ``at_least`` or more; the check succeeds with ``needed`` of them."""
-    check_range("the die's sides", sides, 2, 1000)
-    check_range("the number of dice", len(rolls), 1, MOST_SUCCESS_DICE)
+    check_range("the die's sides", sides, 2, 1000, field="dice")
+    check_range("the number of dice", len(rolls), 1, MOST_SUCCESS_DICE, field="dice")
     check_range("the number needed", needed, 1, len(rolls),
-                hint="at most one success per die rolled")
-    check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}")
+                hint="at most one success per die rolled", field="needed")
+    check_range("the number each die must reach", at_least, 1, sides, hint=f"a d{sides} shows 1 to {sides}", field="at_least")
     for position, value in enumerate(rolls, 1):
-        check_range(f"die number {position}", value, 1, sides)
+        check_range(f"die number {position}", value, 1, sides, field="rolls")
     counted = SuccessCount(rolls, sides, at_least, needed, 0, False, Fraction(0)).counted
     successes = sum(counted)
     return SuccessCount(rolls, sides, at_least, needed, successes, successes >= needed,

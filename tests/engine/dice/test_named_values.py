@@ -51,7 +51,8 @@ def test_an_unknown_name_says_where_and_what_to_pass():
     with pytest.raises(DiceError) as info:
         parse("2d10+STR")
     assert info.value.column == 6
-    assert info.value.message == "column 6: STR has no value: pass --var STR=<score>"
+    assert info.value.message == "column 6: STR has no value"
+    assert info.value.variable == "STR"
     with pytest.raises(DiceError, match="column 1: DEX has no value"):
         parse("dex+1", {"STR": 1})
 
@@ -89,14 +90,16 @@ def test_json_takes_an_object_of_vars():
     odds = request(command="prob", expression="1d4+STR", vars={"STR": 3})
     assert odds["result"]["distribution"] == {"4": "1/4", "5": "1/4", "6": "1/4", "7": "1/4"}
     wrong = request(expression="1d6+STR", vars=["STR", 3])
-    assert wrong["error"]["message"].startswith("'vars' must be an object of names and values")
+    assert wrong["error"]["message"].startswith("enter names with their values, such as STR=3")
+    assert wrong["error"]["fields"] == ["vars"]
     wrong = request(expression="1d6+STR", vars={"STR": "3"})
-    assert wrong["error"]["message"].startswith("'vars' must be a whole number")
+    assert wrong["error"]["message"] == "enter a whole number, such as 40, not “3”"
+    assert wrong["error"]["fields"] == ["vars.STR"]
 
 
 def test_api_errors_carry_the_column():
     error = request(expression="2d10+STR")["error"]
-    assert error == {"kind": "input", "column": 6,
-                     "message": 'column 6: STR has no value: pass --var STR=<score> (in JSON, "vars": {"STR": <score>})'}
+    assert error == {"kind": "input", "column": 6, "fields": ["expression", "vars.STR"],
+                     "message": "column 6: STR has no value (give STR a value, or leave it out)"}
     assert request(expression="1d")["error"]["column"] == 3
     assert "column" not in request(expression="1d6", count=0)["error"]  # not about a place in the text

@@ -24,9 +24,9 @@ def test_levels_by_the_document_s_names_in_any_case(name, symbol):
 
 
 def test_level_names_beyond_the_unnamed_levels_say_which_level_is_meant():
-    with pytest.raises(RollbookError, match="no level 'Kilo\\+3'.*MDP"):
+    with pytest.raises(RollbookError, match="no level “Kilo\\+3”.*MDP"):
         cyno.parse_level("Kilo+3")
-    with pytest.raises(RollbookError, match="no level 'deka\\+1'.*hDP"):
+    with pytest.raises(RollbookError, match="no level “deka\\+1”.*hDP"):
         cyno.parse_level("deka+1")
     with pytest.raises(RollbookError, match="unknown damage-rating level"):
         cyno.parse_level("Lots+1")
@@ -128,7 +128,7 @@ def test_aimed_lines_cap_at_twenty():
 
 
 def test_large_and_small_target_exclude_each_other_unless_the_gm_allows_both():
-    with pytest.raises(RollbookError, match="cyno-large-and-small-target"):
+    with pytest.raises(RollbookError, match="the ruling “A target is large or small, not both”"):
         cyno.strike_modifiers(conditions=["large-target", "small-target"])
     both = cyno.strike_modifiers(conditions=["large-target", "small-target"], options=cyno.Options(target_size="both"))
     assert sum(m.modifier for m in both) == 0
@@ -172,7 +172,7 @@ def test_a_dodge_without_a_reflex_says_it_counted_none():
 
 def test_the_documents_static_notation_points_to_static():
     # "Its notation is SDP. For example, if you have a weapon that does 5 ShDP (Static Hecto Damage Point)"
-    assert "'ShDP' is static damage at the hDP level (give the level as 'h' and say it is static (--static))" in \
+    assert "“ShDP” is static damage at the hDP level (give the level as “h” and say the damage is static)" in \
         refused("cyno damage", amount=5, weapon_level="ShDP", target_level="da")
 
 
@@ -184,5 +184,5 @@ def test_an_aimed_roll_past_20_is_counted_as_20_and_says_so():
 
 def test_a_symbol_past_the_unnamed_levels_names_the_level_it_means():
     # "Kilo+1 for one level above Kilo and Kilo+2 for two levels above Kilo"; the next one is Mega
-    assert "there is no level 'k+3' (k+3 is MDP)" in refused("cyno damage", amount=5, weapon_level="k+3",
+    assert "there is no level “k+3” (k+3 is MDP)" in refused("cyno damage", amount=5, weapon_level="k+3",
                                                              target_level="da")

@@ -61,7 +61,7 @@ def test_hp_below_one_becomes_one():
 
 def test_parse_scores():
     assert oc.parse_scores("str=76, DEX=80") == {"STR": 76, "DEX": 80}
-    for bad, message in [("STR=0", "STR must be between 1 and 100"), ("LUCK=5", "unknown ability 'LUCK'"),
+    for bad, message in [("STR=0", "STR must be between 1 and 100"), ("LUCK=5", "unknown ability “LUCK”"),
                          ("STR", "cannot read the score"), ("STR=5,STR=6", "STR is given twice"),
                          ("STR=1.5", "cannot read")]:
         with pytest.raises(RollbookError, match=message):
@@ -154,7 +154,7 @@ def test_weapon_damage_expressions():
         oc.damage_expression("Sword")
     with pytest.raises(RollbookError, match="per weapon"):
         oc.damage_expression("Thrown weapons")
-    with pytest.raises(RollbookError, match="no mode 'laser'"):
+    with pytest.raises(RollbookError, match="no mode “laser”"):
         oc.damage_expression("Assault Rifle", mode="laser")
     assert oc.hit_damage(-2) == 1
 
@@ -208,7 +208,7 @@ def test_critical_hits():
     zero = oc.critical_hit("puncture", 20, attack_roll=10)
     assert zero.roll == 0 and zero.row == "-9 to 0"  # ruling opencore-crit-overlap-at-zero
     assert oc.critical_hit("impact", 100, attack_roll=95).effect == "+15 damage, unconscious 1 round"
-    with pytest.raises(RollbookError, match="unknown critical type 'laser'"):
+    with pytest.raises(RollbookError, match="unknown critical type “laser”"):
         oc.critical_hit("laser", 50)
 
 

@@ -91,8 +91,9 @@ def test_the_extra_damage_decides_the_state():
 
 
 def test_chain_arguments_need_the_chain():
-    assert "add the defender's --hp and --con" in refused("opencore attack", **SWORD_HIT, armor=5)
-    assert "add --con with --hp" in refused("opencore attack", **SWORD_HIT, hp=5)
+    assert "Armor applies the damage to the defender (give the defender's HP and CON too)" == \
+        refused("opencore attack", **SWORD_HIT, armor=5)
+    assert "(give it with the HP)" in refused("opencore attack", **SWORD_HIT, hp=5)
     assert "needs its damage" in refused("opencore attack", attack_skill=1, defense_skill=1, hp=5, con=5)
     assert "critical roll must be between 1 and 100" in refused("opencore attack", **SWORD_HIT, hp=5, con=5,
                                                                  critical_roll=0)
@@ -117,7 +118,7 @@ def test_a_physical_power_s_score_is_the_combat_skill():
     out = call("opencore attack", power="physical", power_score=70, defense_skill=30, attack_roll=50,
                defense_roll=20, power_damage=9)
     assert out["combat_skill"] == 70 and out["attack_total"] == 120 and out["damage"] == 9
-    assert "--power-score instead of --attack-skill" in refused("opencore attack", power="physical", attack_skill=70,
+    assert "give the Power's score instead" in refused("opencore attack", power="physical", attack_skill=70,
                                                                 defense_skill=30, power_damage=9)
 
 
@@ -133,11 +134,12 @@ def test_mental_powers_cannot_be_blocked():
 
 
 def test_a_power_s_damage_is_the_gm_s_number():
-    assert "--power-damage" in refused("opencore attack", power="physical", power_score=60, defense_skill=3)
+    assert "a Power's damage is a number the GM gives" in refused("opencore attack", power="physical", power_score=60,
+                                                                  defense_skill=3)
     assert "a Power's damage cannot be negative" in refused("opencore attack", power="physical", power_score=60,
                                                             defense_skill=3, attack_roll=90, defense_roll=10,
                                                             power_damage=-1)
-    assert "--critical-type" in refused("opencore attack", power="physical", power_score=60, defense_skill=3,
+    assert "which critical table does this hit use?" in refused("opencore attack", power="physical", power_score=60, defense_skill=3,
                                         power_damage=5, hp=10, con=10)
 
 
@@ -219,7 +221,7 @@ def test_tied_characters_roll_again():
 
 def test_party_members_are_checked_before_rolling():
     assert "needs a dex" in refused("opencore party-initiative", character=["name=A"])
-    assert "two characters are called 'A'" in refused("opencore party-initiative",
+    assert "two characters are called “A”" in refused("opencore party-initiative",
                                                       character=["name=A,dex=5", "name=A,dex=6"])
     assert "unknown weapon" in refused("opencore party-initiative", character=["name=A,dex=5,weapon=Laser"])
     assert "initiative roll must be between 1 and 20" in refused("opencore party-initiative",
@@ -262,7 +264,7 @@ def test_weapons_and_powers_bonuses_to_their_criticals():
     assert call("opencore crit", type="slash", roll=50, bonus=15)["bonus"] == 15
     chained = call("opencore attack", **SWORD_HIT, hp=1, con=30, critical_roll=50, critical_bonus=-10, seed=1)
     assert chained["wound"]["critical_hit"]["roll"] == 40
-    assert "--critical-bonus apply the damage" in refused("opencore attack", **SWORD_HIT, critical_bonus=5)
+    assert "Critical bonus applies the damage" in refused("opencore attack", **SWORD_HIT, critical_bonus=5)
 
 
 def test_an_unconscious_defender_cannot_defend():
