@@ -40,10 +40,16 @@ def visible_text(page: Page) -> str:
     return page.evaluate("() => document.body.innerText")
 
 
-def check_field(page: Page, field: Any, what: str, problems: list[str]) -> None:
+def check_page(page: Page, what: str, problems: list[str]) -> None:
+    """No engine vocabulary anywhere on the page as it is now (each hit once)."""
+    problems += sorted({f"{what}: engine vocabulary on the page: …{hit}…" for hit in engine_words(visible_text(page))})
+
+
+def check_field(page: Page, field: Any, what: str, problems: list[str], timeout: int = 5_000) -> None:
     """After the tap: the field in error and its message, as the error contract wants them."""
     try:
-        expect(field).to_have_attribute("aria-invalid", "true", timeout=ENGINE_TIMEOUT_MS)
+        # a page's first answer waits for the engine (`timeout`); the others take a moment
+        expect(field).to_have_attribute("aria-invalid", "true", timeout=timeout)
     except AssertionError:
         problems.append(f"{what}: not marked aria-invalid")
         return
@@ -58,7 +64,7 @@ def check_field(page: Page, field: Any, what: str, problems: list[str]) -> None:
         problems.append(f"{what}: the message is not on screen")
     if not report["focused"]:
         problems.append(f"{what}: the field does not have the focus")
-    problems += [f"{what}: engine vocabulary on the page: …{hit}…" for hit in engine_words(visible_text(page))]
+    problems += [f"{what}: engine vocabulary in the message: {report['message']!r}" for _ in engine_words(report["message"])[:1]]
 
 
 def typed_fields(widget: Any) -> list[Any]:
@@ -73,6 +79,7 @@ def try_every_field(page: Page, tag: str, baseline: dict[str, str], problems: li
     widget = page.locator(tag)
     widget.locator("button[type=submit]").first.wait_for()
     for label, value in (choices or {}).items():
+        expect(widget.locator(f"option[value='{value}']")).to_be_attached(timeout=ENGINE_TIMEOUT_MS)  # the engine's table rows
         widget.get_by_label(label, exact=True).select_option(value)
     fields = typed_fields(widget)
     assert fields, f"{tag}: no typed field found"
@@ -91,6 +98,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     page.goto(base_url + "tools/checks/")
     page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))", BUCK)
     page.reload()
+    expect(page.locator("rollbook-codex-check .rollbook-chance")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
     try_every_field(page, "rollbook-codex-check", {"Skill modifier": "3", "DC": "15"}, problems)
     codex = page.locator("rollbook-codex-check")
     codex.get_by_label("DC", exact=True).fill("15")
@@ -99,6 +107,8 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     check_field(page, codex.get_by_label("Not threatened or distracted (may take 10 or 20)"), "checks: Take 20 while threatened", problems)
     try_every_field(page, "rollbook-opencore-check", {}, problems)
     try_every_field(page, "rollbook-opencore-successes", {"Dice": "5d10", "A die counts at": "7", "Successes needed": "1"}, problems)
+
+    check_page(page, "checks", problems)
 
     page.goto(base_url + "tools/combat/")
     attack = {"Attack skill": "40", "Defense skill": "30", "Attacker's STR": "50", "Defender's HP": "20", "Defender's CON": "30"}
@@ -120,12 +130,14 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     try_every_field(page, "rollbook-cyno-surprise", {}, problems)
     try_every_field(page, "rollbook-cyno-damage", {}, problems)
 
+    check_page(page, "combat", problems)
+
     page.goto(base_url + "tools/roller/")
     roller = page.locator("rollbook-roller")
     expression = roller.get_by_label("Dice expression")
     expression.fill("hello")
     roller.get_by_role("button", name="Roll", exact=True).tap()
-    check_field(page, expression, "roller: hello", problems)
+    check_field(page, expression, "roller: hello", problems, timeout=ENGINE_TIMEOUT_MS)
     for label in ("Chance of at least", "Chance of at most"):
         expression.fill("1d20")
         for target in ("Chance of at least", "Chance of at most"):
@@ -133,8 +145,12 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
         roller.get_by_role("button", name="Roll", exact=True).tap()
         check_field(page, roller.get_by_label(label), f"roller: {label} = {BAD!r}", problems)
 
+    check_page(page, "roller", problems)
+
     page.goto(base_url + "tools/criticals/")
+    expect(page.locator(".rollbook-crit-table")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
     try_every_field(page, "rollbook-criticals", {}, problems)
+    check_page(page, "criticals", problems)
 
     page.goto(base_url + "tools/character/")
     character = page.locator("rollbook-character")
@@ -153,6 +169,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     name.fill("")
     character.get_by_role("button", name="Keep this character").tap()
     check_field(page, name, "character: keep with no name", problems)
+    check_page(page, "character", problems)
 
     not_an_export = tmp_path / "notes.json"
     not_an_export.write_text("only notes, no export", encoding="utf-8")
@@ -164,6 +181,6 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     expect(file).to_have_attribute("aria-invalid", "true")
     expect(file).to_have_attribute("aria-describedby", "rollbook-kept-problem")
     expect(message).to_be_in_viewport()
-    problems += [f"import: engine vocabulary: …{hit}…" for hit in engine_words(visible_text(page))]
+    check_page(page, "import", problems)
 
     assert problems == [], "\n".join(problems)

@@ -96,7 +96,8 @@ class CharacterGenerator extends RollbookElement {
   }
 
   /** Ask for the sheet; the fields named in `fill` take what the engine rolled for them; `tapped`:
-   *  asked by a tap, so a problem takes focus and view. */
+   *  asked by a tap or by leaving a changed field, so a problem takes focus and view (a tap on a
+   *  button just after typing leaves the field first, and its problem must not go unseen). */
   async #ask(args, { fill = [], tapped = false } = {}) {
     const asked = ++this.asked;
     this.busy = true;
@@ -274,7 +275,7 @@ class CharacterGenerator extends RollbookElement {
         <input id=${id} name=${field} type="text" inputmode="numeric" autocomplete="off" enterkeyhint="done" maxlength="4"
           .value=${this.draft.fields[field]} aria-invalid=${invalid ? "true" : "false"}
           aria-describedby=${[invalid ? "rollbook-character-problem" : "", changed ? `${id}-after` : ""].filter(Boolean).join(" ") || nothing}
-          @input=${(e) => this.#type(field, e.target.value)} @change=${() => this.#askWith(() => this.#given())}>
+          @input=${(e) => this.#type(field, e.target.value)} @change=${() => this.#askWith(() => this.#given(), { tapped: true })}>
         <button type="button" class="md-button" ?disabled=${this.draft.locked.has(field)} @click=${() => this.#reroll(field)}>Reroll<span class="rollbook-visually-hidden"> ${label(field)}</span></button>
         ${field === HP ? html`<span></span>` : html`<label class="rollbook-lock">
           <input type="checkbox" .checked=${this.draft.locked.has(field)} @change=${(e) => this.#lock(field, e.target.checked)}>
