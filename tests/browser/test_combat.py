@@ -114,8 +114,8 @@ def test_dice_rolled_at_the_table_and_a_better_weapon_go_into_the_attack(phone, 
     widget.get_by_label("Weapon", exact=True).select_option("Thrown weapons")
     widget.get_by_label("Damage roll").fill("")
     widget.get_by_role("button", name="Attack").click()
-    expect(page.locator("#opencore-attack-weapon-problem")).to_contain_text(
-        "Thrown weapons deal the thrown weapon's own damage", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("#opencore-attack-damage_roll-problem")).to_contain_text(
+        "Damage roll: Thrown weapons deal the thrown weapon's own damage", timeout=ENGINE_TIMEOUT_MS)
     widget.get_by_label("Damage roll").fill("4")
     widget.get_by_role("button", name="Attack").click()
     expect(widget.locator(".rollbook-total__value")).to_have_text("6")  # 4 + the better weapon's 2
@@ -125,7 +125,7 @@ def test_a_sword_without_strength_is_the_engines_message_next_to_str(phone, base
     page = phone.new_page()
     page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))
     problem = page.locator("#opencore-attack-strength-problem")
-    expect(problem).to_have_text("Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_text("Attacker's STR: Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator("rollbook-opencore-attack").get_by_label("Attacker's STR")).to_have_attribute("aria-invalid", "true")
 
 
@@ -179,7 +179,7 @@ def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone
 def test_a_missile_with_bonuses_is_refused_in_the_engines_words(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + link("cyno-strike", coordination=15, missile=1))
-    expect(page.locator("#cyno-strike-missile-problem")).to_contain_text(
+    expect(page.locator("#cyno-strike-coordination-problem")).to_contain_text(
         "a missile's strike takes no bonuses or penalties", timeout=ENGINE_TIMEOUT_MS)
     assert kept_log(page) == []
 
