@@ -22,12 +22,6 @@ export function fieldInError(error, candidates, command = null) {
   return null;
 }
 
-/** Whether the engine told which fields an error is about (a newer engine always does; until
- *  then a widget may guess from the message). */
-export function saysFields(error) {
-  return Array.isArray(error?.fields);
-}
-
 /** "Label: message", unless the message already starts with the label. */
 export function labelled(label, message) {
   const text = String(message ?? "");

@@ -283,8 +283,8 @@ export class KeptStore {
     let raw = null;
     try {
       raw = this.storage?.getItem(this.key) ?? null;
-    } catch (error) {
-      this.problem = `this browser does not let Rollbook keep anything (${error.message}); rolls last until you close the page`;
+    } catch {
+      this.problem = "this browser does not let Rollbook keep anything (private browsing, or the site's data is blocked); rolls last until you close the page";
       return empty();
     }
     if (raw === null) return empty();
@@ -294,7 +294,9 @@ export class KeptStore {
       // Never thrown away: set aside where an export or a later version can still find it.
       const backup = `${this.key}.damaged.${Date.now()}`;
       try { this.storage.setItem(backup, raw); } catch { /* storage full: the value stays under its key */ }
-      this.problem = `what this browser kept could not be read (${error.message}); it was set aside as ${backup}`;
+      // where, in the player's words (the backup's key is for whoever recovers it, not for them)
+      const where = error instanceof KeptError && error.path ? `${placeWords(error.path)}: ${error.reason}` : "it is damaged";
+      this.problem = `what this browser kept could not be read (${where}); it was set aside in this browser, not deleted, and Rollbook starts afresh`;
       return empty();
     }
   }
@@ -324,8 +326,8 @@ export class KeptStore {
     try {
       this.storage?.setItem(this.key, JSON.stringify({ rollbook: FORMAT, ...state }));
       this.problem = null;
-    } catch (error) {
-      this.problem = `could not save in this browser (${error.message}); export your data to keep it`;
+    } catch {
+      this.problem = "could not save in this browser (its storage is full or blocked); export your data to keep it";
     }
     this.#notify();
   }

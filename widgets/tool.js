@@ -19,7 +19,7 @@
 
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
-import { fieldInError, labelled, revealProblem, saysFields } from "./field-problem.js";
+import { fieldInError, labelled, revealProblem } from "./field-problem.js";
 import { readQuery, shareLink } from "./links.js";
 import { keepResult, SITE_ROOT } from "./session.js";
 
@@ -134,18 +134,11 @@ export class RollbookTool extends RollbookElement {
     this.update();
   }
 
-  /** The shown field the engine's error is about, if any: from the error's `fields`; from an
-   *  engine that does not send them yet, the field its message names (by argument, label or one
-   *  of the field's `blame` words). */
+  /** The shown field the engine's error is about (its `fields`), if any. */
   blamed() {
     if (!this.answer || this.answer.ok) return null;
-    const { error } = this.answer;
     const shown = this.fields().filter((f) => !f.hidden?.(this.values));
-    if (saysFields(error)) return fieldInError(error, shown, this.answer.command ?? null)?.name ?? null;
-    const message = error.message.toLowerCase();
-    const mentions = (words) => words && new RegExp(`(^|[^a-z])${words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(message);
-    return shown.find((f) => mentions(f.name) || mentions(f.name.replaceAll("_", " ")) || mentions(f.name.replaceAll("_", "-"))
-      || (f.blame ?? []).some(mentions) || mentions(f.label))?.name ?? null;
+    return fieldInError(this.answer.error, shown, this.answer.command ?? null)?.name ?? null;
   }
 
   fieldView(field, blamed) {

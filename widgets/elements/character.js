@@ -9,7 +9,7 @@
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { fieldInError, labelled, revealProblem, saysFields } from "../field-problem.js";
+import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { KeptError, newId } from "../kept.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
@@ -361,16 +361,12 @@ class CharacterGenerator extends RollbookElement {
   }
 }
 
-/** The field an engine error is about: "scores.STR" -> "STR", "hp_roll" -> the HP roll. About
- *  the scores as a whole (one text, "STR=76,…"), or from an engine without `fields`: the ability
- *  its message names ("STR must be between 1 and 100, not 101"). */
+/** The field an engine error is about: "scores.STR" -> "STR", "hp_roll" -> the HP roll; about
+ *  the scores as a whole (one text, "STR=76,…"), the ability its message names ("STR must be
+ *  between 1 and 100, not 101"). */
 function fieldOf(error) {
-  if (saysFields(error)) {
-    const field = fieldInError(error, [...CODES.map((code) => ({ name: `scores.${code}`, code })), { name: HP, code: HP }]);
-    if (field || !error.fields.includes("scores")) return field?.code ?? null;
-  } else if (/HP roll/.test(error.message)) {
-    return HP;
-  }
+  const field = fieldInError(error, [...CODES.map((code) => ({ name: `scores.${code}`, code })), { name: HP, code: HP }]);
+  if (field || !error.fields?.includes("scores")) return field?.code ?? null;
   return CODES.find((code) => new RegExp(`\\b${code}\\b`).test(error.message)) ?? null;
 }
 

@@ -9,7 +9,7 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, pagePath, SITE_ROOT } from "../session.js";
 import { newId } from "../kept.js";
-import { fieldInError, revealProblem, saysFields } from "../field-problem.js";
+import { fieldInError, revealProblem } from "../field-problem.js";
 import { errorView } from "./dice.js";
 
 const TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
@@ -80,10 +80,7 @@ class CriticalLookup extends RollbookElement {
 
   /** The field the engine's error is about (the fields above, or the damage type), if any. */
   #fieldInError() {
-    if (!this.answer || this.answer.ok) return null;
-    const { error } = this.answer;
-    if (saysFields(error)) return fieldInError(error, [TYPE, ...FIELDS]);
-    return FIELDS.find((f) => error.message.includes(`'${f.name}'`)) ?? null; // an engine without fields names the argument
+    return this.answer?.ok === false ? fieldInError(this.answer.error, [TYPE, ...FIELDS]) : null;
   }
 
   #log(result, seed) {

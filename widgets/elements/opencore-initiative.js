@@ -28,7 +28,7 @@ class OpenCoreInitiative extends RollbookTool {
     const dex = kept.active?.scores.DEX;
     return [
       { name: "dex", label: "DEX", kind: "int", initial: dex === undefined ? "" : String(dex) },
-      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["the initiative roll"] },
+      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here" },
       { name: "weapon", label: "Weapon (speed factor)", kind: "choice", wide: true,
         options: [{ value: "", label: "None" }, ...this.weapons.map((w) => ({ value: w.weapon, label: `${w.weapon} (+${w.speed})` }))] },
       { name: "armor", label: "Armor (initiative penalty)", kind: "choice", wide: true,
@@ -96,7 +96,7 @@ class OpenCorePartyInitiative extends RollbookTool {
     return [
       { name: "character", label: "Characters, one a line", kind: "lines", rows: 4, initial: party,
         placeholder: "name=Buck,dex=80,weapon=Sword\nname=Orc,dex=40,armor=Leather Armor,bide",
-        help: "name= and dex=, and if they apply weapon=, armor=, bide, roll= (the d20 rolled)", blame: ["a character", "character field", "characters are called"] },
+        help: "name= and dex=, and if they apply weapon=, armor=, bide, roll= (the d20 rolled)" },
     ];
   }
 
@@ -126,8 +126,8 @@ class OpenCoreMove extends RollbookTool {
 
   fields() {
     return [
-      { name: "feet", label: "Distance in feet", kind: "int", blame: ["distance", "feet"] },
-      { name: "actions", label: "or movement actions", kind: "int", blame: ["number of actions"] },
+      { name: "feet", label: "Distance in feet", kind: "int" },
+      { name: "actions", label: "or movement actions", kind: "int" },
     ];
   }
 

@@ -6,7 +6,7 @@ import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { rollIntoLog, SITE_ROOT } from "../session.js";
-import { fieldInError, revealProblem, saysFields } from "../field-problem.js";
+import { fieldInError, revealProblem } from "../field-problem.js";
 import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
@@ -69,10 +69,7 @@ class DiceRoller extends RollbookElement {
 
   /** The odds' field (at least, at most) the engine's error on them is about, if any. */
   #targetInError() {
-    const error = this.odds?.answer?.ok === false ? this.odds.answer.error : null;
-    if (!error) return null;
-    if (saysFields(error)) return fieldInError(error, TARGETS);
-    return TARGETS.find((t) => error.message.includes(t.name)) ?? null; // an engine without fields names the argument
+    return this.odds?.answer?.ok === false ? fieldInError(this.odds.answer.error, TARGETS) : null;
   }
 
   async #askOdds(expression = this.odds?.expression, vars = this.odds?.vars ?? {}) {
