@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -105,6 +105,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     codex.get_by_label("Roll or take").select_option("20")
     codex.get_by_role("button", name="Roll the check").tap()
     check_field(page, codex.get_by_label("Not threatened or distracted (may take 10 or 20)"), "checks: Take 20 while threatened", problems)
+    problems += [f"checks, a checkbox in error: axe: {v}" for v in axe_violations(page, within=["rollbook-codex-check"])]
     try_every_field(page, "rollbook-opencore-check", {}, problems)
     try_every_field(page, "rollbook-opencore-successes", {"Dice": "5d10", "A die counts at": "7", "Successes needed": "1"}, problems)
 
@@ -119,6 +120,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     widget.get_by_label("Defense skill").fill("30")
     widget.get_by_role("button", name="Attack", exact=True).tap()
     check_field(page, widget.get_by_label("Attack skill"), "combat: attack with a blank Attack skill", problems)
+    problems += [f"combat, a field in error: axe: {v}" for v in axe_violations(page, within=["rollbook-opencore-attack"])]
     try_every_field(page, "rollbook-opencore-initiative", {"DEX": "50"}, problems)
     try_every_field(page, "rollbook-opencore-party-initiative", {"Characters, one a line": "name=Buck,dex=80"}, problems)
     try_every_field(page, "rollbook-opencore-move", {}, problems)
