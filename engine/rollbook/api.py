@@ -5,7 +5,7 @@ Response: ``{"api": 1, "ok": true, "command": "opencore crit", "result": {...}}`
 or        ``{"api": 1, "ok": false, "command": ..., "error": {"kind": "input", "message": "..."}}``
           (with ``"column": 6`` in the error when it points at a place in a dice expression, and
           ``"fields": ["attack_skill"]`` when it is about arguments of the request: their names,
-          the one to fix first first, a keyed argument's entry as ``"score.con"``)
+          the one to fix first at the head, a keyed argument's entry as ``"score.con"``)
 
 An error's message names no flag, argument, command or ruling id: it reads after the name of
 the field it is about (a page shows "Attack skill: enter a whole number, such as 40, not “abc”").
@@ -90,7 +90,7 @@ def commands_schema() -> list[dict[str, Any]]:
             "random": cmd.random,
             "params": [
                 {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many, "keyed": p.keyed,
-                 "positional": p.positional, "default": p.default,
+                 "positional": p.positional, "default": p.default, "dice": p.dice,
                  "choices": list(p.choices) if p.choices else None, "help": p.help}
                 for p in cmd.params
             ],

@@ -121,7 +121,7 @@ def get(name: str) -> Table:
     """The table called ``name``; a RollbookError naming the known tables otherwise."""
     tables = _tables()
     if name not in tables:
-        raise RollbookError(f"there is no table {name!r}", hint="one of: " + ", ".join(sorted(tables)))
+        raise RollbookError(f"there is no table “{name}”", hint="one of: " + ", ".join(sorted(tables)), fields=("name",))
     return tables[name]
 
 

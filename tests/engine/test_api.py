@@ -113,6 +113,8 @@ def test_every_command_has_a_summary_and_documented_parameters():
         assert entry["summary"], entry["command"]
         for param in entry["params"]:
             assert param["help"], f"{entry['command']} --{param['name']} has no help text"
+    dice = {entry["command"]: [p["name"] for p in entry["params"] if p["dice"]] for entry in api.commands_schema()}
+    assert dice["roll"] == ["expression"] and dice["cyno strike"] == ["damage"]  # a page may offer dice there
 
 
 def test_a_bug_in_a_command_is_answered_as_an_internal_error():

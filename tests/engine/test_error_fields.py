@@ -111,7 +111,7 @@ def test_a_name_without_a_value_blames_the_expression_and_the_names_value() -> N
 
 def test_checks_say_what_to_fix_without_flags() -> None:
     threatened = refusal("codex check", {"modifier": 5, "dc": 15, "take": "20"})
-    assert threatened["fields"] == ["safe", "take"]
+    assert threatened["fields"] == ["take", "safe"]
     assert "say so" in threatened["message"]
     assert_face_neutral(threatened["message"], "codex check")
     count = refusal("opencore successes", {"dice": "5d10", "at_least": 8, "rolls": [1, 2]})
@@ -195,7 +195,7 @@ def test_the_encounters_start_names_its_rulings_by_their_titles() -> None:
 
 def test_rulings_in_messages_are_named_by_their_titles() -> None:
     error = refusal("cyno strike", {"missile": True, "aim": 1})
-    assert error["fields"] == ["aim", "missile"]
+    assert error["fields"] == ["missile", "aim"]
     assert "“Missile strikes take no bonuses or penalties”" in error["message"]
     assert_face_neutral(error["message"], "cyno strike")
 
@@ -208,7 +208,7 @@ def test_rulings_in_messages_are_named_by_their_titles() -> None:
      "rollbook opencore attack: --attack-skill: needed: the attacker's combat skill, such as 40"),
     (["roll", "hello"], "rollbook roll: EXPR, --var HELLO=N: column 1: HELLO has no value (give HELLO a value, or leave it out)"),
     (["codex", "check", "--modifier", "5", "--dc", "15", "--take", "20"],
-     "rollbook codex check: --safe, --take: Distractions or threats"),
+     "rollbook codex check: --take, --safe: Distractions or threats"),
     (["cyno", "strike", "--roll", "15", "--damage", "2d"], "rollbook cyno strike: --damage: column 3: expected"),
 ])
 def test_the_cli_puts_the_flag_before_the_message(argv: list[str], line: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -224,3 +224,50 @@ def test_the_cli_names_a_keyed_entry_as_its_option(tmp_path, capsys: pytest.Capt
     assert cli.main(argv) == cli.EXIT_BAD_INPUT
     assert capsys.readouterr().err == \
         "rollbook encounter add: --score defense_skill=N: the combatant needs defense skill\n"
+
+
+# --- every answer of the cross-runtime corpus ---------------------------------------------------
+
+CORPUS = __import__("pathlib").Path(__file__).parents[1] / "pyodide" / "corpus.json"
+
+
+def corpus_answers() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    out = []
+    for entry in json.loads(CORPUS.read_text(encoding="utf-8"))["requests"]:
+        for seed in entry.get("seeds", [None]):
+            args = {**entry.get("args", {}), **({"seed": seed} if seed is not None else {})}
+            out.append((entry["command"], args, api.call({"command": entry["command"], "args": args})))
+    return out
+
+
+def texts(value: Any) -> list[str]:
+    """Every text an answer shows a player (its encounter's log included)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for key, item in value.items() if key not in ("id", "who", "rulings", "expression") for t in texts(item)]
+    if isinstance(value, list):
+        return [t for item in value for t in texts(item)]
+    return []
+
+
+@pytest.mark.cpython_only  # reads tests/pyodide/corpus.json, outside the package
+def test_the_corpus_answers_speak_the_pages_words() -> None:
+    """Every error the corpus meets names arguments it was given or could be, and no answer's text
+    shows a flag or ruling id."""
+    for name, args, answer in corpus_answers():
+        if name not in REGISTRY:
+            continue
+        if not answer["ok"]:
+            error = answer["error"]
+            assert_face_neutral(error["message"], name)
+            params = {p.name for p in REGISTRY[name].params} | {"seed"}
+            assert all(field.split(".")[0] in params for field in error.get("fields", [])), error
+            continue
+        shown = answer["result"]
+        if "encounter" in args:  # the log the encounter came with is not this answer's
+            shown = {key: value for key, value in shown.items() if key != "encounter"}
+        names = [p.name for p in REGISTRY[name].params if "_" in p.name]
+        for text in texts(shown):
+            assert "--" not in text and not any(ruling in text for ruling in RULING_IDS), (name, text)
+            assert not any(param in text for param in names), (name, text)

@@ -205,6 +205,7 @@ def _dice_fields(cmd: Command, error: DiceError) -> tuple[str, ...]:
     return expression + entries
 
 
+# what to enter, by parameter kind (the one whole-object argument, dict, is an encounter)
 _EXAMPLES: dict[type, str] = {int: "a whole number, such as 40", float: "a number, such as 2.5", str: "text",
                               bool: "yes or no", dict: "an encounter"}
 

@@ -105,7 +105,7 @@ def strike(
                                       ("rocket", rocket)) if value]
     if missile and given:
         raise RollbookError(f"a missile's strike takes no bonuses or penalties ({rulings.named('cyno-missile-modifiers')})",
-                            hint="leave out everything but the strike roll and the damage", fields=(*given, "missile"))
+                            hint="leave out everything but the strike roll and the damage", fields=("missile", *given))
     if aim and skill is None:  # asked before rolling, so the answer never depends on the dice
         raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="give the skill",
                             fields=("skill", "aim"))

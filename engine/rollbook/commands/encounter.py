@@ -318,7 +318,8 @@ def add_effect(
     missing = [name for name in wanted if name not in fields]
     if extra or missing:
         raise RollbookError(f"a {kind} effect takes {_words(wanted) or 'nothing more'}",
-                            hint="give it" if missing else "leave it out", fields=tuple(missing or extra))
+                            hint=("give " if missing else "leave out ") + ("it" if len(missing or extra) == 1 else "them"),
+                            fields=tuple(missing or extra))
     if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
         raise RollbookError(f"a {kind} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
                             hint="give the rounds" if rounds is None else "leave the rounds out", fields=("rounds",))

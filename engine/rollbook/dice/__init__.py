@@ -94,7 +94,7 @@ def clear_caches() -> None:
     die_value.cache_clear()
 
 
-ESTIMATE_HINT = "estimate them from seeded rolls instead: prob --estimate 10000"
+ESTIMATE_HINT = "estimate them from seeded rolls instead, such as 10,000"
 _distributions: dict[str, Distribution] = {}  # canonical expression -> answer (a widget asks again and again)
 
 

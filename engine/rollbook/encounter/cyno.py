@@ -85,7 +85,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
     later: dict[str, list[int]] = {c["id"]: [] for c in acting}
     bonus = {c["id"]: cyno.initiative_bonus(c["reflex"], sides) for c in acting}
     for c in acting:
-        first[c["id"]] = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, sides) if c["id"] in rolls \
+        first[c["id"]] = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, sides, field=f"roll.{c['id']}") if c["id"] in rolls \
             else roll_total(f"1d{sides}", rng)
 
     def again(who: str) -> int:
@@ -199,7 +199,7 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         if given:
             raise RollbookError("a missile volley's strike takes no bonuses or penalties and is its own kind of attack "
                                 f"({rulings.named('cyno-missile-modifiers')})", hint=f"leave out: {', '.join(given)}",
-                                fields=(*given, "volley"))
+                                fields=("volley", *given))
     if location_roll is not None:
         if not aim:
             raise RollbookError("only an aimed hit rolls for its location", hint="aim first, or leave it out",

@@ -194,7 +194,7 @@ def begin_round(enc: Encounter, rng: random.Random, rolls: dict[str, int]) -> li
     _known(rolls, [c["id"] for c in acting], "combatant")
     members = {}
     for c in acting:
-        roll = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, 20) if c["id"] in rolls \
+        roll = check_range(f"{c['name']}'s initiative roll", rolls[c["id"]], 1, 20, field=f"roll.{c['id']}") if c["id"] in rolls \
             else roll_total("1d20", rng)
         armor = opencore.armor(c["armor_name"])["initiative_penalty"] if c["armor_name"] else 0
         members[c["id"]] = opencore.individual_initiative(

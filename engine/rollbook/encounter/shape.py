@@ -169,7 +169,7 @@ def check_combatant(path: str, value: Any, rules: RuleSet) -> None:
     _object(path, value, {**COMMON_FIELDS, **FIELDS[rules]}, extra=("effects",))
     effects = value.get("effects")
     if not isinstance(effects, list):
-        raise fail(f"{path}.effects", "must be a list", "[] for none")
+        raise fail(f"{path}.effects", "must be a series of effects", "empty for none")
     for n, item in enumerate(effects):
         check_effect(f"{path}.effects[{n}]", item)
     if value.get("hp", 0) > value.get("hp_max", BIG) or value.get("dp", 0) > value.get("dp_max", BIG):
@@ -204,7 +204,7 @@ def check(value: Any) -> None:
             {name: Field("str", choices=options) for name, options in RULINGS[rules].items()})
     combatants = value["combatants"]
     if not isinstance(combatants, list) or len(combatants) > MOST_COMBATANTS:
-        raise fail("encounter.combatants", f"must be a list of at most {MOST_COMBATANTS} combatants")
+        raise fail("encounter.combatants", f"must be a series of at most {MOST_COMBATANTS} combatants")
     for n, item in enumerate(combatants):
         check_combatant(f"encounter.combatants[{n}]", item, rules)
     ids = [c["id"] for c in combatants]
@@ -216,11 +216,11 @@ def check(value: Any) -> None:
         raise fail("encounter.order", "must list combatant ids, each once", f"ids: {', '.join(ids) or 'none yet'}")
     turn = value["turn"]
     if turn is not None and not 0 <= turn < len(order):
-        raise fail("encounter.turn", f"must point into the order (0 to {len(order) - 1}) or be null")
+        raise fail("encounter.turn", f"must point into the order (0 to {len(order) - 1}) or be empty")
     log = value["log"]
     if not isinstance(log, list) or len(log) > LOG_KEPT or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
                                                                   for e in log):
-        raise fail("encounter.log", f"must be a list of at most {LOG_KEPT} entries, each with its text")
+        raise fail("encounter.log", f"must be a series of at most {LOG_KEPT} entries, each with its text")
 
 
 def _top_fields(rules: RuleSet) -> dict[str, Field]:
@@ -237,12 +237,13 @@ def new(rules: RuleSet, initiative: str, rulings: dict[str, str]) -> Encounter:
     known = RULINGS[rules]
     for name, value in rulings.items():
         if name not in known:
-            raise RollbookError(f"{rules} has no ruling option {quoted(name)} (it belongs to the other rule set)",
-                                hint="options: " + ", ".join(known))
+            raise RollbookError("this ruling belongs to the other rule set", hint="leave it out",
+                                fields=(name,))
         if value not in known[name]:
-            raise RollbookError(f"ruling option {name} cannot be {quoted(value)}", hint="one of: " + ", ".join(known[name]))
+            raise RollbookError(f"choose one of: {', '.join(known[name])}, not {quoted(value)}", fields=(name,))
     if initiative not in INITIATIVE[rules]:
-        raise RollbookError(f"{rules} initiative cannot be {quoted(initiative)}", hint="one of: " + ", ".join(INITIATIVE[rules]))
+        raise RollbookError(f"this rule set's initiative cannot be {quoted(initiative)}",
+                            hint="one of: " + ", ".join(INITIATIVE[rules]), fields=("initiative",))
     return {"encounter": VERSION, "rules": rules, "initiative": initiative,
             "rulings": {name: rulings.get(name, options[0]) for name, options in known.items()},
             "round": 0, "turn": None, "order": [], "combatants": [], "log": [], "logged": 0}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rollbook.encounter.shape import (
-    EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect, fail,
+    EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect,
 )
 from rollbook.errors import RollbookError, quoted
 
@@ -65,7 +65,7 @@ def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:
         raise RollbookError(f"there is already a combatant {quoted(combatant['id'])}", hint="give another id, or leave it out", fields=("id",))
     enc["combatants"].append(combatant)
     joins = " (joins the order next round)" if enc["round"] else ""
-    return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['id']}, {combatant['side']}) joins{joins}{note}",
+    return logged(enc, [event(enc, "add", f"{combatant['name']} ({combatant['side']}) joins{joins}{note}",
                               combatant["id"])])
 
 
@@ -229,4 +229,4 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
 
 def not_started(enc: Encounter, what: str) -> None:
     if enc["turn"] is None:
-        raise fail("encounter", f"{what} needs someone's turn", "start the round first (next turn)")
+        raise RollbookError(f"{what} needs someone's turn", hint="start the round first (next turn)")

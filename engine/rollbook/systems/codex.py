@@ -256,7 +256,7 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
     if take in ("10", "20") and not safe:
         raise RollbookError(THREATENED.format(take=take),
                             hint="if the character is not threatened or distracted, say so; otherwise roll",
-                            fields=("safe", "take"))
+                            fields=("take", "safe"))
     odds = chances(modifier, dc, take)
     hopeless = impossible_on_20(modifier, dc)
     if automatic and take is not None:

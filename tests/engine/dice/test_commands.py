@@ -109,7 +109,8 @@ def test_exact_odds_out_of_reach_say_so_and_point_at_the_estimate():
     answer = ask_prob(expression="1000d100")
     assert not answer["ok"] and answer["error"]["kind"] == "limit"
     assert answer["error"]["message"].startswith("exact odds are out of reach: at most 20,000 different totals")
-    assert "prob --estimate 10000" in answer["error"]["message"]
+    assert answer["error"]["message"].endswith("estimate them from seeded rolls instead, such as 10,000)")
+    assert answer["error"]["fields"] == ["expression"]
 
 
 def test_an_estimate_is_labelled_seeded_and_counts_its_rolls():

@@ -50,9 +50,9 @@ SCRIPT: list[tuple[str, dict]] = [
 ]
 
 LOG = [
-    'Buck (p1, players) joins',
-    'Grak (o1, orcs) joins',
-    'Snaga (o2, orcs) joins',
+    'Buck (players) joins',
+    'Grak (orcs) joins',
+    'Snaga (orcs) joins',
     'Grak: initiative 8 (1d20) -1 (DEX) +20 (Large Club) = 27',
     'Buck: initiative 12 (1d20) +3 (DEX) +20 (Sword) -10 (Chain Mail) = 25',
     'Snaga: initiative 3 (1d20) +1 (DEX) +25 (Knife) -5 (Leather Armor) = 24',

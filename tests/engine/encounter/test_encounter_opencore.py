@@ -289,4 +289,4 @@ def test_a_score_at_0_says_what_it_does_when_the_combatant_joins():
     # having 0 Constitution is fatal." (ruling opencore-zero-ability)
     enc = call("start", rules="opencore")["encounter"]
     answer = call("add", encounter=enc, name="Husk", side="orcs", score={**ORC, "con": 0, "dex": 0})
-    assert answer["text"] == "Husk (o1, orcs) joins; DEX 0: unconscious or immobile (the GM says which); CON 0: dead"
+    assert answer["text"] == "Husk (orcs) joins; DEX 0: unconscious or immobile (the GM says which); CON 0: dead"

@@ -157,7 +157,7 @@ def test_other_tables_show_the_seed_values():
 
 
 def test_unknown_table_is_a_player_error():
-    with pytest.raises(RollbookError, match="there is no table 'opencore.crit'"):
+    with pytest.raises(RollbookError, match="there is no table “opencore.crit”"):
         tables.get("opencore.crit")
 
 
