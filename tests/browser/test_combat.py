@@ -179,7 +179,7 @@ def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone
 def test_a_missile_with_bonuses_is_refused_in_the_engines_words(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + link("cyno-strike", coordination=15, missile=1))
-    expect(page.locator("#cyno-strike-coordination-problem")).to_contain_text(
+    expect(page.locator("#cyno-strike-missile-problem")).to_contain_text(
         "a missile's strike takes no bonuses or penalties", timeout=ENGINE_TIMEOUT_MS)
     assert kept_log(page) == []
 

@@ -104,8 +104,8 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     codex.get_by_label("DC", exact=True).fill("15")
     codex.get_by_label("Roll or take").select_option("20")
     codex.get_by_role("button", name="Roll the check").tap()
-    check_field(page, codex.get_by_label("Not threatened or distracted (may take 10 or 20)"), "checks: Take 20 while threatened", problems)
-    problems += [f"checks, a checkbox in error: axe: {v}" for v in axe_violations(page, within=["rollbook-codex-check"])]
+    check_field(page, codex.get_by_label("Roll or take"), "checks: Take 20 while threatened", problems)
+    problems += [f"checks, a choice in error: axe: {v}" for v in axe_violations(page, within=["rollbook-codex-check"])]
     try_every_field(page, "rollbook-opencore-check", {}, problems)
     try_every_field(page, "rollbook-opencore-successes", {"Dice": "5d10", "A die counts at": "7", "Successes needed": "1"}, problems)
 
