@@ -24,8 +24,27 @@ export const MAX_UNDO = 20; // encounter states Undo can take back
 export const MAX_ENCOUNTER_CHARS = 64_000; // the engine's request limit (rollbook.api.MAX_REQUEST_CHARS)
 const MAX_COMBATANTS = 40; // the engine's own limit (encounter/shape.py)
 
-/** A kept value that is not what Rollbook stores; the message says where and what. */
-export class KeptError extends Error {}
+/** A kept value that is not what Rollbook stores; the message says where and what: `path` (the
+ *  place in the file, "log[3].total", or "file" for the file as a whole) and `reason`. */
+export class KeptError extends Error {
+  constructor(message, { path = null, reason = message } = {}) {
+    super(message);
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** A place in a kept value as a player reads it: "log[3].total" -> "roll 4 of the log, total". */
+export function placeWords(path) {
+  return String(path)
+    .replace(/^log\[(\d+)\]/, (_, i) => `roll ${Number(i) + 1} of the log`)
+    .replace(/^characters\[(\d+)\]/, (_, i) => `character ${Number(i) + 1}`)
+    .replace(/^foes\[(\d+)\]/, (_, i) => `kept foe ${Number(i) + 1}`)
+    .replace(/^active$/, "the active character")
+    .replace(/^encounter/, "the encounter")
+    .replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`)
+    .replace(/\.([^.]+)/g, (_, key) => `, ${key.replaceAll("_", " ")}`);
+}
 
 const empty = () => ({ log: [], characters: [], active: null, foes: [], encounter: null });
 
@@ -37,18 +56,18 @@ const MIGRATIONS = {
 // --- validation ---------------------------------------------------------------------------
 
 function fail(path, message) {
-  throw new KeptError(`${path}: ${message}`);
+  throw new KeptError(`${path}: ${message}`, { path, reason: message });
 }
 
 function describe(value) {
-  if (value === null) return "null";
+  if (value === null) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "string") return JSON.stringify(value.length > 30 ? value.slice(0, 30) + "…" : value);
-  return typeof value === "object" ? "an object" : String(value);
+  return typeof value === "object" ? "a group of values" : String(value);
 }
 
 function object(value, path) {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(path, `expected an object, found ${describe(value)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(path, `expected a group of values, found ${describe(value)}`);
   return value;
 }
 
@@ -220,13 +239,15 @@ export function checkEncounter(value, path = "encounter") {
 
 /** The whole kept value, checked; KeptError names the first problem. */
 export function checkKept(value) {
-  object(value, "file");
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    fail("file", `this file is not a Rollbook export (its first line does not say so): ${CHOOSE}`);
+  }
   while (Number.isSafeInteger(value.rollbook) && MIGRATIONS[value.rollbook]) value = MIGRATIONS[value.rollbook](value);
   if (value.rollbook !== FORMAT) {
     if (Number.isSafeInteger(value.rollbook) && value.rollbook > FORMAT) {
-      fail("rollbook", `this file was saved by a newer Rollbook (format ${value.rollbook}); reload the site to update it, then import again`);
+      fail("file", "this file was saved by a newer Rollbook: reload the site to update it, then import the file again");
     }
-    fail("rollbook", `not a Rollbook file (it needs "rollbook": ${FORMAT} at the top)`);
+    fail("file", `this file is not a Rollbook export (its first line does not say so): ${CHOOSE}`);
   }
   const log = list(value.log ?? [], "log", MAX_LOG).map((entry, i) => checkRoll(entry, `log[${i}]`));
   const characters = list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`));
@@ -242,14 +263,18 @@ export function exportKept(kept, now = new Date()) {
   return JSON.stringify({ rollbook: FORMAT, exported: now.toISOString(), ...kept }, null, 2) + "\n";
 }
 
+const CHOOSE = "choose a file made by Export to a file (rollbook-YYYY-MM-DD.json)";
+
 /** Read an exported file's text; KeptError says plainly why a file is refused. */
 export function parseKeptFile(fileText) {
-  if (typeof fileText !== "string" || fileText.length > MAX_FILE_CHARS) throw new KeptError(`file: larger than ${MAX_FILE_CHARS / 1e6} MB, not a Rollbook export`);
+  if (typeof fileText !== "string" || fileText.length > MAX_FILE_CHARS) {
+    fail("file", `this file is not a Rollbook export (it is larger than ${MAX_FILE_CHARS / 1e6} MB): ${CHOOSE}`);
+  }
   let value;
   try {
     value = JSON.parse(fileText);
-  } catch (error) {
-    throw new KeptError(`file: not JSON (${error.message}); choose a file exported by Rollbook (rollbook-*.json)`);
+  } catch {
+    fail("file", `this file is not a Rollbook export (it could not be read as one): ${CHOOSE}`);
   }
   return checkKept(value);
 }
@@ -304,8 +329,8 @@ export class KeptStore {
     let raw = null;
     try {
       raw = this.storage?.getItem(this.key) ?? null;
-    } catch (error) {
-      this.problem = `this browser does not let Rollbook keep anything (${error.message}); rolls last until you close the page`;
+    } catch {
+      this.problem = "this browser does not let Rollbook keep anything (private browsing, or the site's data is blocked); rolls last until you close the page";
       return empty();
     }
     if (raw === null) return empty();
@@ -315,7 +340,9 @@ export class KeptStore {
       // Never thrown away: set aside where an export or a later version can still find it.
       const backup = `${this.key}.damaged.${Date.now()}`;
       try { this.storage.setItem(backup, raw); } catch { /* storage full: the value stays under its key */ }
-      this.problem = `what this browser kept could not be read (${error.message}); it was set aside as ${backup}`;
+      // where, in the player's words (the backup's key is for whoever recovers it, not for them)
+      const where = error instanceof KeptError && error.path ? `${placeWords(error.path)}: ${error.reason}` : "it is damaged";
+      this.problem = `what this browser kept could not be read (${where}); it was set aside in this browser, not deleted, and Rollbook starts afresh`;
       return empty();
     }
   }
@@ -346,8 +373,8 @@ export class KeptStore {
     try {
       this.storage?.setItem(this.key, JSON.stringify({ rollbook: FORMAT, ...state }));
       this.problem = null;
-    } catch (error) {
-      this.problem = `could not save in this browser (${error.message}); export your data to keep it`;
+    } catch {
+      this.problem = "could not save in this browser (its storage is full or blocked); export your data to keep it";
     }
     this.#notify();
   }

@@ -51,9 +51,10 @@ export function writeQuery(schema, state) {
 
 /**
  * Read a query string back under `schema`: {values, problems}. `values` holds only the fields
- * present and valid; `problems` names each field that was present but not valid.
+ * present and valid; `problems` says, in a reader's words, what was present but not valid: by
+ * the field's label in `labels`, else by the value alone (a link's names are not a reader's).
  */
-export function readQuery(schema, search) {
+export function readQuery(schema, search, labels = {}) {
   const params = new URLSearchParams(search);
   const values = {};
   const problems = [];
@@ -61,7 +62,10 @@ export function readQuery(schema, search) {
     const raw = params.get(field);
     if (raw === null) continue;
     const value = FIELDS[kind].read(raw);
-    if (value === null) problems.push(`the link's ${field} "${raw.slice(0, 40)}" is not valid`);
+    if (value === null) {
+      const what = labels[field] ? `this link's ${labels[field]} “${raw.slice(0, 40)}”` : `part of this link (“${raw.slice(0, 40)}”)`;
+      problems.push(`${what} could not be read, so it was left out`);
+    }
     else values[field] = value;
   }
   return { values, problems };

@@ -4,20 +4,25 @@
 // class does the rest the same way for every helper:
 //
 // - every field has a visible label (its accessible name); numbers are typed with the numeric
-//   keyboard and sent as typed, so a wrong one is refused by the engine in its own words,
-//   shown next to the field it names (or above the button when it names none);
+//   keyboard and sent as typed, so a wrong one is refused by the engine; its message is shown
+//   under the field its `fields` name, after the field's label, the field marked and focused
+//   (or above the button, in view, when it names none; see field-problem.js);
 // - Enter or the main button asks; a result is kept in the roll log with a link (the page, the
 //   inputs and the seed) that shows the very same result on any device, without logging it again;
 // - several helpers share a page: a link says which one it is for (?tool=…), and the page opens
 //   on its answer;
 // - the form shows what most rolls need; the fields with a `section` fold away under one "More
 //   options" control, grouped by section (a long form stays short on a phone); it opens by itself
-//   when a link fills one of them or the engine's message names one;
+//   when a link fills one of them or the engine's error names one;
 // - a field with `fromActive(character)` starts with the active character's value (kept.js) and
 //   says whose it is; it follows a change of active character until the reader types over it.
+//
+// A field is {name, label, kind, …}; `name` is the engine's argument it fills, `args` the other
+// arguments it answers for (an entry "command arg": only in that command's errors, for a chain).
 
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
+import { fieldInError, labelled, revealProblem } from "./field-problem.js";
 import { readQuery, shareLink } from "./links.js";
 import { kept, keepResult, SITE_ROOT } from "./session.js";
 import { breakdown } from "./elements/dice.js";
@@ -72,7 +77,8 @@ export class RollbookTool extends RollbookElement {
     this.#prefill();
     this.listen(kept.watch(() => this.#prefill()));
     const schema = { tool: "text", seed: "int", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])) };
-    const { values, problems } = readQuery(schema, location.search);
+    const labels = Object.fromEntries(fields.map((f) => [f.name, f.hidden ? "" : f.label]));
+    const { values, problems } = readQuery(schema, location.search, labels);
     if (values.tool === this.constructor.tool) {
       this.linkProblems = problems;
       const { tool, seed, ...inputs } = values;
@@ -144,8 +150,13 @@ export class RollbookTool extends RollbookElement {
   }
 
   /** Bring the main button and the answer under it on screen: after a link (the page opened
-   *  on this helper), or when a long form left the answer in the lower part of the screen. */
+   *  on this helper), or when a long form left the answer in the lower part of the screen; after
+   *  an error, focus and view go to the field in error (or the message above the button). */
   #reveal(linked) {
+    if (this.answer && !this.answer.ok) {
+      revealProblem(this, ".rollbook-tool__form > .rollbook-problem");
+      return;
+    }
     const answer = this.querySelector(".rollbook-answer");
     if (answer && (linked || answer.getBoundingClientRect().top > innerHeight * 0.6)) {
       this.querySelector(".rollbook-tool__go")?.scrollIntoView({ block: "start" });
@@ -158,25 +169,25 @@ export class RollbookTool extends RollbookElement {
     this.update();
   }
 
-  /** The field the engine's message names (by its argument or its label), if any. */
+  /** The shown field the engine's error is about (its `fields`), if any. */
   blamed() {
     if (!this.answer || this.answer.ok) return null;
-    const message = this.answer.error.message.toLowerCase();
-    const mentions = (words) => words && new RegExp(`(^|[^a-z])${words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z]|$)`).test(message);
     const shown = this.fields().filter((f) => !f.hidden?.(this.values));
-    return shown.find((f) => mentions(f.name) || mentions(f.name.replaceAll("_", " ")) || mentions(f.name.replaceAll("_", "-"))
-      || (f.blame ?? []).some(mentions) || mentions(f.label))?.name ?? null;
+    return fieldInError(this.answer.error, shown, this.answer.command ?? null)?.name ?? null;
   }
 
   fieldView(field, blamed) {
     const id = `${this.constructor.tool}-${field.name}`;
-    const problem = blamed === field.name ? this.problemView(`${id}-problem`) : nothing;
-    const describedBy = blamed === field.name ? `${id}-problem` : (field.help ? `${id}-help` : nothing);
+    const wrong = blamed === field.name;
+    const problem = wrong ? this.problemView(`${id}-problem`, field) : nothing;
+    // the message first, then the help: a screen reader hears what to fix before the hint
+    const describedBy = [wrong ? `${id}-problem` : "", field.help ? `${id}-help` : ""].filter(Boolean).join(" ") || nothing;
+    const invalid = wrong ? "true" : "false";
     const help = field.help ? html`<span class="rollbook-field__help" id=${`${id}-help`}>${field.help}</span>` : nothing;
     const value = this.values[field.name];
     if (field.kind === "bool") {
       return html`<div class="rollbook-field rollbook-field--check">
-        <label><input type="checkbox" id=${id} name=${field.name} .checked=${Boolean(value)}
+        <label><input type="checkbox" id=${id} name=${field.name} .checked=${Boolean(value)} aria-invalid=${invalid}
           aria-describedby=${describedBy} @change=${(e) => this.change(field.name, e.target.checked)}> ${field.label}</label>
         ${help}${problem}</div>`;
     }
@@ -184,7 +195,7 @@ export class RollbookTool extends RollbookElement {
       return html`<div class=${field.wide ? "rollbook-field rollbook-field--wide" : "rollbook-field"}>
         <label for=${id}>${field.label}</label>
         <select id=${id} name=${field.name} aria-describedby=${describedBy}
-          aria-invalid=${blamed === field.name ? "true" : "false"} @change=${(e) => this.change(field.name, e.target.value)}>
+          aria-invalid=${invalid} @change=${(e) => this.change(field.name, e.target.value)}>
           ${field.options.map((o) => html`<option value=${o.value} ?selected=${o.value === value}>${o.label}</option>`)}
         </select>${help}${problem}</div>`;
     }
@@ -194,9 +205,9 @@ export class RollbookTool extends RollbookElement {
         const rest = [...chosen].filter((id) => id !== option.value && !(on && option.group && field.options.find((o) => o.value === id)?.group === option.group));
         this.change(field.name, (on ? [...rest, option.value] : rest).join(","));
       };
-      return html`<fieldset class="rollbook-field rollbook-checks" aria-describedby=${describedBy}>
+      return html`<fieldset class="rollbook-field rollbook-checks" id=${id} aria-invalid=${invalid} aria-describedby=${describedBy}>
         <legend>${field.label}</legend>${help}
-        ${field.options.map((o) => html`<label><input type="checkbox" name=${field.name} value=${o.value}
+        ${field.options.map((o) => html`<label><input type="checkbox" name=${field.name} value=${o.value} aria-invalid=${invalid}
           .checked=${chosen.has(o.value)} @change=${(e) => toggle(o, e.target.checked)}> ${o.label}</label>`)}
         ${problem}</fieldset>`;
     }
@@ -204,7 +215,7 @@ export class RollbookTool extends RollbookElement {
       return html`<div class="rollbook-field rollbook-field--wide">
         <label for=${id}>${field.label}</label>
         <textarea id=${id} name=${field.name} .value=${value ?? ""} rows=${field.rows ?? 4} autocomplete="off" spellcheck="false"
-          placeholder=${field.placeholder ?? nothing} aria-invalid=${blamed === field.name ? "true" : "false"} aria-describedby=${describedBy}
+          placeholder=${field.placeholder ?? nothing} aria-invalid=${invalid} aria-describedby=${describedBy}
           @input=${(e) => { this.values = { ...this.values, [field.name]: e.target.value }; }}
           @change=${(e) => this.change(field.name, e.target.value)}></textarea>
         ${help}${problem}</div>`;
@@ -213,14 +224,15 @@ export class RollbookTool extends RollbookElement {
       <label for=${id}>${field.label}</label>
       <input type="text" id=${id} name=${field.name} .value=${value ?? ""} autocomplete="off" spellcheck="false"
         inputmode=${field.kind === "int" ? "numeric" : nothing} enterkeyhint="go" placeholder=${field.placeholder ?? nothing}
-        aria-invalid=${blamed === field.name ? "true" : "false"} aria-describedby=${describedBy}
+        aria-invalid=${invalid} aria-describedby=${describedBy}
         @input=${(e) => { this.values = { ...this.values, [field.name]: e.target.value }; }}
         @change=${(e) => this.change(field.name, e.target.value)}>
       ${help}${problem}</div>`;
   }
 
-  problemView(id) {
-    return html`<p class="rollbook-problem" id=${id} role="alert">${this.answer.error.message}</p>`;
+  /** The engine's message: after the label of `field` when it is about one, else alone. */
+  problemView(id, field = null) {
+    return html`<p class="rollbook-problem" id=${id} role="alert">${labelled(field?.label, this.answer.error.message)}</p>`;
   }
 
   #submit(event) {

@@ -274,8 +274,9 @@ def test_a_score_of_101_gets_the_engines_message_and_nothing_is_kept(phone, base
     strength.press("Enter")
     problem = page.locator("#rollbook-character-problem")
     message = json.loads(api.call_json(json.dumps({"command": "opencore character", "args": {"scores": "STR=101"}})))
-    expect(problem).to_have_text(message["error"]["message"], timeout=ENGINE_TIMEOUT_MS)
-    expect(problem).to_have_text("STR must be between 1 and 100, not 101")
+    expect(problem).to_have_text(f"Strength: {message['error']['message']}", timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_text("Strength: STR must be between 1 and 100, not 101")
+    expect(strength).to_be_focused()
     expect(strength).to_have_attribute("aria-invalid", "true")
     expect(page.locator("[data-score=HP]")).to_have_count(0)  # no sheet for scores the rules do not allow
     page.get_by_label("Character name").fill("Eli")

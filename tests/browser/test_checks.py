@@ -106,10 +106,14 @@ def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_char
     expect(widget.locator(".rollbook-meaning")).to_have_text(expected["meaning"])  # the document's words for the outcome
     expect(widget.locator(".rollbook-facts")).to_contain_text(f"{expected['time_multiplier']} times as long")
     expect(widget.locator(".rollbook-facts")).to_contain_text("incurs the failure's penalties")
-    # Not safe: the engine's refusal, in the rule's words, under "Roll or take" (just above the checkbox that lifts it).
+    # Not safe: the engine's refusal, in the rule's words, under "Roll or take" (just above the checkbox that
+    # lifts it), which takes the focus.
     widget.get_by_label("Not threatened or distracted (may take 10 or 20)").uncheck()
     widget.get_by_role("button", name="Roll the check").click()
-    expect(widget.locator("#codex-check-take-problem")).to_contain_text("Distractions or threats", timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.locator("#codex-check-take-problem")).to_contain_text("Roll or take: Distractions or threats", timeout=ENGINE_TIMEOUT_MS)
+    take = widget.get_by_label("Roll or take")
+    expect(take).to_have_attribute("aria-invalid", "true")
+    expect(take).to_be_focused()
 
 
 def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base_url: str) -> None:
@@ -138,7 +142,7 @@ def test_a_bad_dc_is_the_engines_message_next_to_the_dc(phone, base_url: str) ->
     dc.fill("fifteen")
     dc.press("Enter")
     problem = widget.locator("#codex-check-dc-problem")
-    expect(problem).to_have_text("'dc' must be a whole number, not 'fifteen'", timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_text("DC: enter a whole number, such as 40, not “fifteen”", timeout=ENGINE_TIMEOUT_MS)
     expect(dc).to_have_attribute("aria-invalid", "true")
     expect(dc).to_have_attribute("aria-describedby", "codex-check-dc-problem")
     assert kept_log(page) == []

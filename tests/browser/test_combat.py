@@ -115,8 +115,8 @@ def test_dice_rolled_at_the_table_and_a_better_weapon_go_into_the_attack(phone, 
     widget.get_by_label("Weapon", exact=True).select_option("Thrown weapons")
     widget.get_by_label("Damage roll").fill("")
     widget.get_by_role("button", name="Attack").click()
-    expect(page.locator("#opencore-attack-weapon-problem")).to_contain_text(
-        "Thrown weapons deal the thrown weapon's own damage", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("#opencore-attack-damage_roll-problem")).to_contain_text(
+        "Damage roll: Thrown weapons deal the thrown weapon's own damage", timeout=ENGINE_TIMEOUT_MS)
     widget.get_by_label("Damage roll").fill("4")
     widget.get_by_role("button", name="Attack").click()
     expect(widget.locator(".rollbook-total__value")).to_have_text("6")  # 4 + the better weapon's 2
@@ -126,7 +126,7 @@ def test_a_sword_without_strength_is_the_engines_message_next_to_str(phone, base
     page = phone.new_page()
     page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))
     problem = page.locator("#opencore-attack-strength-problem")
-    expect(problem).to_have_text("Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_text("Attacker's STR: Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator("rollbook-opencore-attack").get_by_label("Attacker's STR")).to_have_attribute("aria-invalid", "true")
 
 
@@ -137,8 +137,8 @@ SEEDED = [
     ("opencore-group-initiative", {}, "opencore group-initiative", {}),
     ("opencore-party-initiative", {"character": "name=Buck,dex=80,weapon=Sword\nname=Orc,dex=0\nname=Kris,dex=80,weapon=Sword"},
      "opencore party-initiative", {"character": ["name=Buck,dex=80,weapon=Sword", "name=Orc,dex=0", "name=Kris,dex=80,weapon=Sword"]}),
-    ("cyno-strike", {"coordination": 15, "skill": 70, "condition": "large-target,half-cover", "damage": 8}, "cyno strike",
-     {"coordination": 15, "skill": 70, "condition": ["large-target", "half-cover"], "damage": 8}),
+    ("cyno-strike", {"coordination": 15, "skill": 70, "condition": "large-target,half-cover", "damage": "2d6+1"}, "cyno strike",
+     {"coordination": 15, "skill": 70, "condition": ["large-target", "half-cover"], "damage": "2d6+1"}),
     ("cyno-dodge", {"strike": 14, "reflex": 15, "blind": 1}, "cyno dodge", {"strike": 14, "reflex": 15, "blind": True}),
     ("cyno-dodge", {"strike": 14, "volley": 5, "impossible_dodge": "free"}, "cyno dodge", {"strike": 14, "volley": 5, "impossible_dodge": "free"}),
     ("cyno-parry", {"strike": 12, "skill": 60, "damage": 9}, "cyno parry", {"strike": 12, "skill": 60, "damage": 9}),

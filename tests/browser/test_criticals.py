@@ -60,7 +60,8 @@ def test_a_bad_number_is_refused_with_what_to_type(phone, base_url: str) -> None
     expect(page.locator("#rollbook-crit-problem")).to_contain_text("101", timeout=ENGINE_TIMEOUT_MS)
     page.get_by_label("Critical roll (1d100)").fill("ten")
     page.get_by_role("button", name="Look up").click()
-    expect(page.locator("#rollbook-crit-problem")).to_contain_text("type a whole number for the roll")
+    expect(page.locator("#rollbook-crit-problem")).to_have_text("Critical roll (1d100): enter a whole number, such as 40, not “ten”")
+    expect(page.get_by_label("Critical roll (1d100)")).to_have_attribute("aria-describedby", "rollbook-crit-problem rollbook-crit-roll-help")
 
 
 def test_the_rules_pages_tables_open_the_lookup_with_their_type(phone, base_url: str) -> None:

@@ -275,11 +275,13 @@ def test_export_clear_import_round_trips_and_a_bad_file_changes_nothing(phone, b
     broken.write_text(json.dumps({"rollbook": 1, "log": [{**before[0], "total": "lots"}]}))
     page.get_by_label("Import a file").set_input_files(str(broken))
     expect(page.locator(".rollbook-problem")).to_contain_text(
-        'broken.json was not imported, nothing changed: log[0].total: expected a number, found "lots"')
+        'broken.json was not imported, nothing changed: this Rollbook export has a part that cannot be used'
+        ' (roll 1 of the log, total: expected a number, found "lots")')
     not_json = tmp_path / "notes.json"
     not_json.write_text("my character: Buck")
     page.get_by_label("Import a file").set_input_files(str(not_json))
-    expect(page.locator(".rollbook-problem")).to_contain_text("notes.json was not imported, nothing changed: file: not JSON")
+    expect(page.locator(".rollbook-problem")).to_contain_text(
+        "notes.json was not imported, nothing changed: this file is not a Rollbook export (it could not be read as one)")
     assert kept_log(page) == before
 
 

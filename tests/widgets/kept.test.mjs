@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, STORAGE_KEY } from "../../widgets/kept.js";
+import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
 
 class MemoryStorage {
   constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; }
@@ -35,10 +35,10 @@ test("a valid file is read back exactly as exported", () => {
 
 test("each kind of bad file is refused with the path of its first problem", () => {
   const cases = [
-    ["not json", /^file: not JSON/],
-    ["[]", /^file: expected an object, found a list/],
-    [JSON.stringify({ log: [] }), /^rollbook: not a Rollbook file/],
-    [JSON.stringify({ rollbook: 3 }), /^rollbook: this file was saved by a newer Rollbook \(format 3\)/],
+    ["not json", /^file: this file is not a Rollbook export \(it could not be read as one\)/],
+    ["[]", /^file: this file is not a Rollbook export \(its first line does not say so\)/],
+    [JSON.stringify({ log: [] }), /^file: this file is not a Rollbook export/],
+    [JSON.stringify({ rollbook: 3 }), /^file: this file was saved by a newer Rollbook: reload the site/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { total: "lots" })] }), /^log\[0\]\.total: expected a number, found "lots"/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { seed: -1 })] }), /^log\[0\]\.seed: expected a number from 0/],
     [JSON.stringify({ rollbook: 1, log: [roll("a", { at: "yesterday" })] }), /^log\[0\]\.at: expected a date and time/],
@@ -52,6 +52,14 @@ test("each kind of bad file is refused with the path of its first problem", () =
   for (const [text, message] of cases) {
     assert.throws(() => parseKeptFile(text), (error) => error instanceof KeptError && message.test(error.message), text.slice(0, 60));
   }
+});
+
+test("a place in a file reads in a player's words, with no file-format wording", () => {
+  assert.equal(placeWords("log[3].total_text"), "roll 4 of the log, total text");
+  assert.equal(placeWords("characters[0].scores.STR"), "character 1, scores, STR");
+  assert.throws(() => parseKeptFile("not json"), (error) => !/JSON|Unexpected token|rollbook"/.test(error.reason));
+  assert.throws(() => parseKeptFile(JSON.stringify({ rollbook: 1, characters: [null] })),
+    (error) => error.path === "characters[0]" && error.reason === "expected a group of values, found nothing");
 });
 
 test("html in a name is kept as text (the widgets render it as text, never markup)", () => {
@@ -107,7 +115,7 @@ test("a damaged stored value is set aside under a backup key, not thrown away", 
   const storage = new MemoryStorage({ [STORAGE_KEY]: "{\"rollbook\": 1, \"log\": 7}" });
   const store = new KeptStore(storage);
   assert.deepEqual(store.log, []);
-  assert.match(store.problem, /could not be read \(log: expected a list, found 7\); it was set aside as rollbook\.kept\.v1\.damaged\.\d+/);
+  assert.match(store.problem, /could not be read \(log: expected a list, found 7\); it was set aside in this browser, not deleted/);
   const backup = [...storage.items.keys()].find((key) => key.startsWith(`${STORAGE_KEY}.damaged.`));
   assert.equal(storage.getItem(backup), "{\"rollbook\": 1, \"log\": 7}");
 });
@@ -128,7 +136,7 @@ test("an encounter is kept with its undo states, and a bad one is refused with i
     [{ current: fight(-1) }, /^encounter\.current\.round: expected a number from 0/],
     [{ current: fight(1, { combatants: [{ id: "p1", name: 5 }] }) }, /^encounter\.current\.combatants\[0\]\.name: expected text, found 5/],
     [{ current: fight(1, { combatants: [{ id: "p1", name: "A" }, { id: "p1", name: "B" }] }) }, /^encounter\.current\.combatants\[1\]\.id: "p1" is used twice/],
-    [{ undo: [fight(0), "x"] }, /^encounter\.undo\[1\]: expected an object, found "x"/],
+    [{ undo: [fight(0), "x"] }, /^encounter\.undo\[1\]: expected a group of values, found "x"/],
     [{ undo: Array.from({ length: MAX_UNDO + 1 }, () => fight(0)) }, /^encounter\.undo: at most 20 entries/],
     [{ full: { p1: { armor: -1, toughness: 0 } } }, /^encounter\.full\.p1\.armor: expected a number from 0/],
     [{ seed: 1.5 }, /^encounter\.seed: expected a whole number, found 1\.5/],
@@ -142,7 +150,7 @@ test("an encounter is kept with its undo states, and a bad one is refused with i
   const store = new KeptStore(storage);
   store.saveEncounter(running());
   assert.deepEqual(new KeptStore(storage).encounter, running()); // a reload reads the same
-  assert.throws(() => store.saveEncounter(running({ current: null })), (error) => error instanceof KeptError && /^encounter\.current: expected an object/.test(error.message));
+  assert.throws(() => store.saveEncounter(running({ current: null })), (error) => error instanceof KeptError && /^encounter\.current: expected a group of values/.test(error.message));
   assert.deepEqual(store.encounter, running()); // a refused save changes nothing
   const undoClear = store.clearEncounter();
   assert.equal(new KeptStore(storage).encounter, null);

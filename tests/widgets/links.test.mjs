@@ -19,15 +19,15 @@ test("empty fields are left out of the link", () => {
   assert.equal(writeQuery(ROLL, {}), "");
 });
 
-test("fields that do not fit are dropped and named", () => {
-  const { values, problems } = readQuery(ROLL, "?expression=d6&seed=12x&vars=STR:3,<b>:1&shared=yes");
+test("fields that do not fit are dropped and named in a reader's words", () => {
+  const { values, problems } = readQuery(ROLL, "?expression=d6&seed=12x&vars=STR:3,<b>:1&shared=yes", { vars: "values" });
   assert.deepEqual(values, { expression: "d6" });
   assert.deepEqual(problems, [
-    'the link\'s seed "12x" is not valid',
-    'the link\'s vars "STR:3,<b>:1" is not valid',
-    'the link\'s shared "yes" is not valid',
+    "part of this link (“12x”) could not be read, so it was left out",
+    "this link's values “STR:3,<b>:1” could not be read, so it was left out",
+    "part of this link (“yes”) could not be read, so it was left out",
   ]);
-  assert.deepEqual(readQuery(ROLL, "?seed=99999999999999999").problems, ['the link\'s seed "99999999999999999" is not valid']);
+  assert.deepEqual(readQuery(ROLL, "?seed=99999999999999999").problems, ["part of this link (“99999999999999999”) could not be read, so it was left out"]);
 });
 
 test("only a page of this site becomes a link: kept or imported paths are untrusted", () => {

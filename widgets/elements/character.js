@@ -12,6 +12,7 @@
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
+import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { KeptError, newId } from "../kept.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
@@ -90,15 +91,17 @@ class CharacterGenerator extends RollbookElement {
     for (const [field, raw] of Object.entries(this.draft.fields)) {
       const typed = raw.trim();
       if (!typed || leaving.includes(field)) continue;
-      if (!WHOLE_NUMBER.test(typed)) throw new FieldProblem(field, `${label(field)}: type the number rolled (1 to 100), found "${typed}"`);
+      if (!WHOLE_NUMBER.test(typed)) throw new FieldProblem(field, `type the number rolled (1 to 100), found "${typed}"`);
       if (field === HP) hpRoll = Number(typed);
       else scores[field] = Number(typed);
     }
     return { scores: scoresText(scores), hp_roll: hpRoll };
   }
 
-  /** Ask for the sheet; the fields named in `fill` take what the engine rolled for them. */
-  async #ask(args, { fill = [] } = {}) {
+  /** Ask for the sheet; the fields named in `fill` take what the engine rolled for them; `tapped`:
+   *  asked by a tap or by leaving a changed field, so a problem takes focus and view (a tap on a
+   *  button just after typing leaves the field first, and its problem must not go unseen). */
+  async #ask(args, { fill = [], tapped = false } = {}) {
     const asked = ++this.asked;
     this.busy = true;
     this.problem = null;
@@ -111,8 +114,10 @@ class CharacterGenerator extends RollbookElement {
     this.busy = false;
     if (!answer.ok) {
       this.answer = null;
-      this.problem = { field: fieldNamed(answer.error.message), message: answer.error.message };
-      return this.update();
+      this.problem = { field: fieldOf(answer.error), message: answer.error.message };
+      this.update();
+      if (tapped) this.#reveal();
+      return;
     }
     for (const field of fill) this.draft.fields[field] = String(field === HP ? answer.result.hp_roll : answer.result.rolled[field]);
     const missing = this.#missing();
@@ -134,9 +139,16 @@ class CharacterGenerator extends RollbookElement {
       if (!(problem instanceof FieldProblem)) throw problem;
       this.answer = null;
       this.problem = problem;
-      return this.update();
+      this.update();
+      if (options?.tapped) this.#reveal();
+      return;
     }
     this.#ask(args, options);
+  }
+
+  /** Once the view shows it: focus and view to the field in error, or to the message. */
+  #reveal() {
+    requestAnimationFrame(() => revealProblem(this));
   }
 
   // --- what the player does ------------------------------------------------------------------
@@ -152,12 +164,12 @@ class CharacterGenerator extends RollbookElement {
     this.draft = draft;
     this.shared = false;
     this.notice = null;
-    this.#askWith(() => ({ ...this.#given(), seed }), { fill: [...CODES.filter((code) => !draft.locked.has(code)), HP] });
+    this.#askWith(() => ({ ...this.#given(), seed }), { fill: [...CODES.filter((code) => !draft.locked.has(code)), HP], tapped: true });
   }
 
   #reroll(field) {
     this.draft.seed = null;
-    this.#askWith(() => ({ ...this.#given([field]), seed: newSeed() }), { fill: [field] });
+    this.#askWith(() => ({ ...this.#given([field]), seed: newSeed() }), { fill: [field], tapped: true });
   }
 
   #type(field, value) {
@@ -193,7 +205,7 @@ class CharacterGenerator extends RollbookElement {
     event.preventDefault();
     const name = this.draft.name.trim();
     if (!this.answer) return this.#say("Roll the character or type all its scores first, then keep it.", { problem: true });
-    if (!name) return this.#say("Type a name for the character first.", { problem: true, field: "name" });
+    if (!name) return this.#say("type a name first, then keep it", { problem: true, field: "name" });
     const now = new Date().toISOString();
     const { rolled, hp_roll } = this.answer.result;
     try {
@@ -228,6 +240,7 @@ class CharacterGenerator extends RollbookElement {
   #say(text, { problem = false, field = null } = {}) {
     this.notice = { text, problem, field };
     this.update();
+    if (problem) this.#reveal();
   }
 
   // --- the view ------------------------------------------------------------------------------
@@ -265,24 +278,30 @@ class CharacterGenerator extends RollbookElement {
         <label for=${id}>${label(field)} <span class="rollbook-score__code">${field === HP ? "1d100" : field}</span></label>
         <input id=${id} name=${field} type="text" inputmode="numeric" autocomplete="off" enterkeyhint="done" maxlength="4"
           .value=${this.draft.fields[field]} aria-invalid=${invalid ? "true" : "false"}
-          aria-describedby=${invalid ? "rollbook-character-problem" : changed ? `${id}-after` : nothing}
-          @input=${(e) => this.#type(field, e.target.value)} @change=${() => this.#askWith(() => this.#given())}>
+          aria-describedby=${[invalid ? "rollbook-character-problem" : "", changed ? `${id}-after` : ""].filter(Boolean).join(" ") || nothing}
+          @input=${(e) => this.#type(field, e.target.value)} @change=${() => this.#askWith(() => this.#given(), { tapped: true })}>
         <button type="button" class="md-button" ?disabled=${this.draft.locked.has(field)} @click=${() => this.#reroll(field)}>Reroll<span class="rollbook-visually-hidden"> ${label(field)}</span></button>
         ${field === HP ? html`<span></span>` : html`<label class="rollbook-lock">
           <input type="checkbox" .checked=${this.draft.locked.has(field)} @change=${(e) => this.#lock(field, e.target.checked)}>
           Lock<span class="rollbook-visually-hidden"> ${label(field)}</span></label>`}
         ${changed ? html`<p class="rollbook-score__after" id=${`${id}-after`}>${field} becomes ${result.abilities[field]} by the Charisma rule</p>` : nothing}
+        ${invalid ? this.#problemView(field) : nothing}
       </div>`;
     };
-    return html`<form class="rollbook-character__scores" @submit=${(e) => { e.preventDefault(); this.#askWith(() => this.#given()); }}>
+    return html`<form class="rollbook-character__scores" @submit=${(e) => { e.preventDefault(); this.#askWith(() => this.#given(), { tapped: true }); }}>
       <fieldset>
         <legend>Scores (1d100 each; type your own dice or tap Reroll)</legend>
         ${CODES.map(row)}
         ${row(HP)}
       </fieldset>
-      ${this.problem ? html`<p class="rollbook-problem" id="rollbook-character-problem" role="alert">${this.problem.message}</p>` : nothing}
+      ${this.problem && !CODES.includes(problemField) && problemField !== HP ? this.#problemView(null) : nothing}
       <button type="submit" class="md-button">Work out the sheet</button>
     </form>`;
+  }
+
+  /** The problem, in its field's row (after the field's label) or, naming none, above the button. */
+  #problemView(field) {
+    return html`<p class="rollbook-problem rollbook-score__problem" id="rollbook-character-problem" role="alert">${labelled(field && label(field), this.problem.message)}</p>`;
   }
 
   #hint() {
@@ -308,12 +327,13 @@ class CharacterGenerator extends RollbookElement {
       <div class="rollbook-row">
         <input id="rollbook-character-name" name="name" type="text" autocomplete="off" maxlength="100" enterkeyhint="done"
           .value=${this.draft.name} aria-invalid=${notice?.field === "name" ? "true" : "false"}
+          aria-describedby=${notice?.field === "name" ? "rollbook-character-notice" : nothing}
           @input=${(e) => { this.draft.name = e.target.value; this.update(); }}>
         <button type="submit" class="md-button md-button--primary">${keptHere ? "Save changes" : "Keep this character"}</button>
       </div>
       ${keptHere && this.#unsaved() ? html`<p class="rollbook-note">Changed since it was kept: <strong>Save changes</strong> keeps the changes.</p>` : nothing}
       ${notice ? html`<div class=${notice.problem ? "rollbook-problem" : "rollbook-done"} role=${notice.problem ? "alert" : "status"}>
-        <p>${notice.text}</p>
+        <p id="rollbook-character-notice">${notice.field === "name" ? labelled("Character name", notice.text) : notice.text}</p>
         ${notice.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => { notice.undo(); this.notice = null; this.update(); }}>Undo delete</button>` : nothing}
       </div>` : nothing}
     </form>`;
@@ -349,10 +369,13 @@ class CharacterGenerator extends RollbookElement {
   }
 }
 
-/** The field an engine error is about ("STR must be between 1 and 100, not 101" -> "STR"). */
-function fieldNamed(message) {
-  if (/HP roll/.test(message)) return HP;
-  return CODES.find((code) => new RegExp(`\\b${code}\\b`).test(message)) ?? null;
+/** The field an engine error is about: "scores.STR" -> "STR", "hp_roll" -> the HP roll; about
+ *  the scores as a whole (one text, "STR=76,…"), the ability its message names ("STR must be
+ *  between 1 and 100, not 101"). */
+function fieldOf(error) {
+  const field = fieldInError(error, [...CODES.map((code) => ({ name: `scores.${code}`, code })), { name: HP, code: HP }]);
+  if (field || !error.fields?.includes("scores")) return field?.code ?? null;
+  return CODES.find((code) => new RegExp(`\\b${code}\\b`).test(error.message)) ?? null;
 }
 
 define("rollbook-character", CharacterGenerator);

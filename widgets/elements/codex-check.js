@@ -39,12 +39,12 @@ class CodexCheck extends RollbookTool {
   fields() {
     return [
       { name: "modifier", label: "Skill modifier", kind: "int", initial: "0" },
-      { name: "complexity", label: "Complexity", kind: "choice", blame: ["complexity"], section: "The DC from a complexity",
+      { name: "complexity", label: "Complexity", kind: "choice", section: "The DC from a complexity",
         options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
-      { name: "dc", label: "DC", kind: "int", initial: "15", blame: ["the dc"] },
+      { name: "dc", label: "DC", kind: "int", initial: "15" },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
-      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool", blame: ["distractions or threats"],
+      { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool",
         hidden: (v) => !v.take },
       { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
     ];

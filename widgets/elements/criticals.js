@@ -9,20 +9,33 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, pagePath, SITE_ROOT } from "../session.js";
 import { newId } from "../kept.js";
+import { fieldInError, revealProblem } from "../field-problem.js";
 import { breakdown, errorView } from "./dice.js";
 
 const TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
 const LINK = { type: "text", roll: "int", attack_roll: "int", toughness: "int", seed: "int" };
 const PAGE = "tools/criticals/";
 
+// The typed fields, by the engine's argument each one fills.
+const FIELDS = [
+  { name: "roll", id: "rollbook-crit-roll", label: "Critical roll (1d100)", placeholder: "empty: roll it",
+    help: "From your own dice, or leave it empty and the engine rolls." },
+  { name: "attack_roll", id: "rollbook-crit-attack", label: "Unmodified attack roll",
+    help: "Optional: a very low or very high attack roll moves the critical roll (the modifiers below the form)." },
+  { name: "toughness", id: "rollbook-crit-toughness", label: "Target's remaining Toughness" },
+];
+const TYPE = { name: "type", id: "rollbook-crit-type", label: "Damage type" };
+
+/** A typed number as the engine takes it: a whole number, else the text (the engine says what is
+ *  wrong with it); empty is null. */
 function whole(raw) {
   const text = String(raw ?? "").trim();
-  return text === "" ? null : /^-?\d+$/.test(text) ? Number(text) : NaN;
+  return text === "" ? null : /^-?\d{1,15}$/.test(text) ? Number(text) : text;
 }
 
 class CriticalLookup extends RollbookElement {
   connected() {
-    const { values, problems } = readQuery(LINK, location.search);
+    const { values, problems } = readQuery(LINK, location.search, { type: TYPE.label, ...Object.fromEntries(FIELDS.map((f) => [f.name, f.label])) });
     this.linkProblems = problems;
     this.inputs = { type: TYPES.includes(values.type) ? values.type : "slash", roll: values.roll ?? null,
       attack_roll: values.attack_roll ?? null, toughness: values.toughness ?? null };
@@ -51,11 +64,6 @@ class CriticalLookup extends RollbookElement {
   }
 
   async #lookUp(seed = null) {
-    const bad = Object.entries(this.inputs).filter(([, value]) => Number.isNaN(value)).map(([field]) => field.replace("_", " "));
-    if (bad.length) {
-      this.answer = { ok: false, error: { message: `type a whole number for the ${bad.join(" and the ")}, or leave it empty` } };
-      return this.update();
-    }
     const args = { type: this.inputs.type };
     for (const field of ["roll", "attack_roll", "toughness"]) if (this.inputs[field] !== null) args[field] = this.inputs[field];
     if (args.roll === undefined) args.seed = seed ?? newSeed(); // the engine rolls the d100
@@ -66,7 +74,13 @@ class CriticalLookup extends RollbookElement {
     this.busy = false;
     if (this.answer.ok && args.seed !== undefined && seed === null) this.#log(this.answer.result, args.seed);
     this.update();
-    this.querySelector(".rollbook-crit-row")?.scrollIntoView({ block: "nearest" });
+    if (!this.answer.ok) requestAnimationFrame(() => revealProblem(this, "#rollbook-crit-problem"));
+    else this.querySelector(".rollbook-crit-row")?.scrollIntoView({ block: "nearest" });
+  }
+
+  /** The field the engine's error is about (the fields above, or the damage type), if any. */
+  #fieldInError() {
+    return this.answer?.ok === false ? fieldInError(this.answer.error, [TYPE, ...FIELDS]) : null;
   }
 
   #log(result, seed) {
@@ -89,32 +103,28 @@ class CriticalLookup extends RollbookElement {
   }
 
   view() {
-    const { type, roll, attack_roll: attackRoll, toughness } = this.inputs;
-    const shown = (value) => (value === null || Number.isNaN(value) ? "" : String(value));
+    const shown = (value) => (value === null ? "" : String(value));
+    const wrong = this.#fieldInError();
+    const problem = (field) => (wrong === field ? errorView(this.answer.error, null, "rollbook-crit-problem", field.label) : nothing);
+    const describedBy = (field) => [wrong === field ? "rollbook-crit-problem" : "", field.help ? `${field.id}-help` : ""].filter(Boolean).join(" ") || nothing;
     return html`
       <form class="rollbook-form" @submit=${(e) => this.#submit(e)}>
         <div class="rollbook-field">
-          <label for="rollbook-crit-type">Damage type</label>
-          <select id="rollbook-crit-type" name="type" @change=${(e) => this.#changeType(e)}>
-            ${TYPES.map((t) => html`<option value=${t} ?selected=${t === type}>${t[0].toUpperCase() + t.slice(1)}</option>`)}
+          <label for=${TYPE.id}>${TYPE.label}</label>
+          <select id=${TYPE.id} name="type" aria-invalid=${wrong === TYPE ? "true" : "false"} aria-describedby=${describedBy(TYPE)}
+            @change=${(e) => this.#changeType(e)}>
+            ${TYPES.map((t) => html`<option value=${t} ?selected=${t === this.inputs.type}>${t[0].toUpperCase() + t.slice(1)}</option>`)}
           </select>
+          ${problem(TYPE)}
         </div>
-        <div class="rollbook-field">
-          <label for="rollbook-crit-roll">Critical roll (1d100)</label>
-          <input id="rollbook-crit-roll" name="roll" type="text" inputmode="numeric" .value=${shown(roll)}
-            placeholder="empty: roll it" aria-describedby="rollbook-crit-roll-help">
-          <small id="rollbook-crit-roll-help">From your own dice, or leave it empty and the engine rolls.</small>
-        </div>
-        <div class="rollbook-field">
-          <label for="rollbook-crit-attack">Unmodified attack roll</label>
-          <input id="rollbook-crit-attack" name="attack_roll" type="text" inputmode="numeric" .value=${shown(attackRoll)}
-            aria-describedby="rollbook-crit-attack-help">
-          <small id="rollbook-crit-attack-help">Optional: a very low or very high attack roll moves the critical roll (the modifiers below the form).</small>
-        </div>
-        <div class="rollbook-field">
-          <label for="rollbook-crit-toughness">Target's remaining Toughness</label>
-          <input id="rollbook-crit-toughness" name="toughness" type="text" inputmode="numeric" .value=${shown(toughness)}>
-        </div>
+        ${FIELDS.map((field) => html`<div class="rollbook-field">
+          <label for=${field.id}>${field.label}</label>
+          <input id=${field.id} name=${field.name} type="text" inputmode="numeric" .value=${shown(this.inputs[field.name])}
+            placeholder=${field.placeholder ?? nothing} aria-invalid=${wrong === field ? "true" : "false"} aria-describedby=${describedBy(field)}>
+          ${field.help ? html`<small id=${`${field.id}-help`}>${field.help}</small>` : nothing}
+          ${problem(field)}
+        </div>`)}
+        ${this.answer?.ok === false && !wrong ? errorView(this.answer.error, null, "rollbook-crit-problem") : nothing}
         <button type="submit" class="md-button md-button--primary">Look up</button>
       </form>
       ${this.engineNotice()}
@@ -125,7 +135,7 @@ class CriticalLookup extends RollbookElement {
 
   #answerView() {
     if (!this.answer) return html`<p class="rollbook-answer__hint">Pick the damage type, then Look up.</p>`;
-    if (!this.answer.ok) return errorView(this.answer.error, null, "rollbook-crit-problem");
+    if (!this.answer.ok) return nothing; // shown in the form, at its field or above the button
     const r = this.answer.result;
     const link = shareLink(SITE_ROOT, PAGE, LINK, { ...this.asked, roll: this.asked.seed === undefined ? r.die : undefined });
     return html`

@@ -23,7 +23,7 @@ class CynoDamage extends RollbookTool {
   fields() {
     const options = this.levels.map((row) => ({ value: row.symbol, label: `${row.unit} (${row.name})` }));
     return [
-      { name: "amount", label: "Damage points rolled", kind: "int", blame: ["amount", "damage"] },
+      { name: "amount", label: "Damage points rolled", kind: "int" },
       { name: "weapon_level", label: "Weapon's level", kind: "choice", options, initial: "" },
       { name: "target_level", label: "Target's level", kind: "choice", options, initial: "" },
       { name: "static", label: "Static damage points (SDP)", kind: "bool", section: "Static or critical" },

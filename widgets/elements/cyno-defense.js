@@ -28,15 +28,15 @@ function defenseKept(result) {
   return { label: `${name} ${outcome(result).toLowerCase()}`, total: result.total ?? result.percentile ?? 0 };
 }
 
-const STRIKE = { name: "strike", label: "Strike to beat", kind: "int", blame: ["the strike"] };
+const STRIKE = { name: "strike", label: "Strike to beat", kind: "int" };
 const REFLEX = { name: "reflex", label: "Reflex", kind: "int" };
 const SITUATION = "The attack and the defender";
 const DICE = "Dice rolled at the table";
 const RULINGS = "The GM's rulings";
 const BONUS = { name: "bonus", label: "Other bonus", kind: "int", initial: "0", section: SITUATION };
-const ROLL = { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["d20", "--roll"], section: DICE };
-const UNAWARE = { name: "unaware", label: "Does not know of the attack (e.g. hit from the back)", kind: "bool", blame: ["--unaware"], section: SITUATION };
-const RANGED = { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", blame: ["--ranged"], section: SITUATION };
+const ROLL = { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", section: DICE };
+const UNAWARE = { name: "unaware", label: "Does not know of the attack (e.g. hit from the back)", kind: "bool", section: SITUATION };
+const RANGED = { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", section: SITUATION };
 
 class CynoDodge extends RollbookTool {
   static tool = "cyno-dodge";
@@ -46,9 +46,9 @@ class CynoDodge extends RollbookTool {
 
   fields() {
     return [STRIKE, REFLEX, BONUS, ROLL,
-      { name: "blind", label: "Blind dodge (first 50 or under on d%)", kind: "bool", blame: ["--blind"], section: SITUATION },
+      { name: "blind", label: "Blind dodge (first 50 or under on d%)", kind: "bool", section: SITUATION },
       RANGED,
-      { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", blame: ["volley"], section: SITUATION },
+      { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", section: SITUATION },
       UNAWARE,
       { name: "impossible_dodge", label: "A dodge the rules rule out", kind: "choice", section: RULINGS, wide: true, initial: "costs-action",
         options: [{ value: "costs-action", label: "still costs its action" }, { value: "free", label: "costs no action (ruling option)" }] }];
@@ -75,9 +75,9 @@ class CynoParry extends RollbookTool {
 
   fields() {
     return [STRIKE, REFLEX, BONUS, ROLL,
-      { name: "skill", label: "Hand-to-hand skill %", kind: "int", help: "a percentage roll instead of the d20", blame: ["hand-to-hand", "skill"], section: SITUATION },
+      { name: "skill", label: "Hand-to-hand skill %", kind: "int", help: "a percentage roll instead of the d20", section: SITUATION },
       { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here", section: DICE },
-      { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it", blame: ["damage"] },
+      { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it" },
       RANGED, UNAWARE,
       { name: "failed_skilled_parry", label: "A failed parry with the skill", kind: "choice", section: RULINGS, wide: true, initial: "free",
         options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] },

@@ -28,16 +28,16 @@ class CynoStrike extends RollbookTool {
     const sign = (n) => (n > 0 ? `+${n}` : `−${-n}`);
     return [
       { name: "coordination", label: "Coordination", kind: "int" },
-      { name: "skill", label: "Weaponry skill %", kind: "int", blame: ["weaponry skill"] },
-      { name: "condition", label: "Bonuses and penalties", kind: "checks", blame: ["cannot both apply", "strike condition"], section: CHARTS,
+      { name: "skill", label: "Weaponry skill %", kind: "int" },
+      { name: "condition", label: "Bonuses and penalties", kind: "checks", section: CHARTS,
         options: this.conditions.map((row) => ({ value: row.id, group: row.group, label: `${sign(row.modifier)}: ${row.condition}` })) },
-      { name: "damage_lost", label: "Damage points lost", kind: "int", initial: "0", blame: ["damage points"], section: CHARTS },
-      { name: "aim", label: "Actions spent aiming", kind: "int", initial: "0", blame: ["aimed"], section: FIRING },
+      { name: "damage_lost", label: "Damage points lost", kind: "int", initial: "0", section: CHARTS },
+      { name: "aim", label: "Actions spent aiming", kind: "int", initial: "0", section: FIRING },
       { name: "rocket", label: "Firing an unguided rocket (−2)", kind: "bool", section: FIRING },
-      { name: "missile", label: "Guided missile volley (no bonuses or penalties)", kind: "bool", blame: ["missile"], section: FIRING },
+      { name: "missile", label: "Guided missile volley (no bonuses or penalties)", kind: "bool", section: FIRING },
       // (the damage last: a message naming a missile and the damage is about the missile)
-      { name: "damage", label: "Weapon's damage roll", kind: "int", help: "doubled on a critical" },
-      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["strike roll"], section: DICE },
+      { name: "damage", label: "Weapon's damage roll", kind: "text", placeholder: "e.g. 2d6", help: "dice, or the total rolled; doubled on a critical" },
+      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", section: DICE },
     ];
   }
 
@@ -48,7 +48,7 @@ class CynoStrike extends RollbookTool {
       condition: conditions.length ? conditions : undefined,
       damage_lost: typed(values.damage_lost) || undefined, aim: typed(values.aim) || undefined,
       rocket: values.rocket || undefined, missile: values.missile || undefined,
-      damage: typed(values.damage), roll: typed(values.roll), seed,
+      damage: values.damage.trim() || undefined, roll: typed(values.roll), seed,
     }) };
   }
 

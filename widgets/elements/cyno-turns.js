@@ -11,8 +11,8 @@ class CynoInitiative extends RollbookTool {
 
   fields() {
     return [
-      { name: "combatants", label: "Combatants", kind: "int", help: "player and non-player characters", blame: ["combatants"] },
-      { name: "reflex", label: "Reflex of each character", kind: "text", placeholder: "e.g. 12, 15, 9", blame: ["reflex"],
+      { name: "combatants", label: "Combatants", kind: "int", help: "player and non-player characters" },
+      { name: "reflex", label: "Reflex of each character", kind: "text", placeholder: "e.g. 12, 15, 9",
         help: "comma between characters; blank: only the die" },
     ];
   }
@@ -43,8 +43,8 @@ class CynoHoldBack extends RollbookTool {
 
   fields() {
     return [
-      { name: "stress", label: "Stress (first character)", kind: "int", blame: ["stress"] },
-      { name: "other_stress", label: "Stress (other character)", kind: "int", blame: ["other_stress"] },
+      { name: "stress", label: "Stress (first character)", kind: "int" },
+      { name: "other_stress", label: "Stress (other character)", kind: "int" },
     ];
   }
 
@@ -72,7 +72,7 @@ class CynoSurprise extends RollbookTool {
   static action = "Roll for surprise";
 
   fields() {
-    return [{ name: "roll", label: "1D6 rolled", kind: "int", help: "blank: rolled here", blame: ["1d6", "roll"] }];
+    return [{ name: "roll", label: "1D6 rolled", kind: "int", help: "blank: rolled here" }];
   }
 
   request(values, seed) {

@@ -3,6 +3,7 @@
 // an exploded one carries "!", a success or a critical is named in words.
 
 import { html, nothing } from "../element.js";
+import { labelled } from "../field-problem.js";
 
 /** The words a screen reader hears for one die, and the marks a sighted reader sees. */
 function dieStatus(die) {
@@ -73,11 +74,12 @@ export function chanceText(fraction) {
   return fractionValue(fraction) === 0 || fractionValue(fraction) === 1 ? percent(fraction) : `${percent(fraction)} (${fraction})`;
 }
 
-/** The engine's error, and where it points in what was typed (a caret under the column). */
-export function errorView(error, typed, id) {
+/** The engine's error after the label of the field it is about, and where it points in what was
+ *  typed (a caret under the column). */
+export function errorView(error, typed, id, label = null) {
   const column = error.column ?? Number((/^column (\d+):/.exec(error.message) ?? [])[1] ?? 0);
   return html`<div class="rollbook-problem" id=${id} role="alert">
-    <p>${error.message}</p>
+    <p>${labelled(label, error.message)}</p>
     ${column && typed ? html`<pre class="rollbook-caret" aria-hidden="true"><code>${typed}\n${" ".repeat(column - 1)}^</code></pre>` : nothing}
   </div>`;
 }

@@ -4,7 +4,8 @@
 // place of the problem; what is already kept is never replaced by it.
 
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { KeptError } from "../kept.js";
+import { revealProblem } from "../field-problem.js";
+import { KeptError, placeWords } from "../kept.js";
 import { kept } from "../session.js";
 
 function plural(n, word) {
@@ -14,6 +15,13 @@ function plural(n, word) {
 /** ", an encounter (round 2)" when one is kept, else nothing. */
 function encounterWords(encounter) {
   return encounter ? `, an encounter (round ${encounter.current.round})` : "";
+}
+
+/** Why a file was refused, in a player's words: the file as a whole, or the place in it. */
+function whyRefused(error) {
+  if (!(error instanceof KeptError)) return "this browser could not read the file; try choosing it again";
+  if (error.path === "file") return error.reason;
+  return `this Rollbook export has a part that cannot be used (${placeWords(error.path)}: ${error.reason}); it may have been changed by hand`;
 }
 
 class KeptData extends RollbookElement {
@@ -47,21 +55,24 @@ class KeptData extends RollbookElement {
         + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
         + (already ? ` (${already} already kept here, left as they are).` : ".") };
     } catch (error) {
-      const reason = error instanceof KeptError ? error.message : `the file could not be read (${error.message})`;
-      this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${reason}` };
+      this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
     this.update();
+    if (this.message.problem) requestAnimationFrame(() => revealProblem(this));
   }
 
   view() {
+    const refused = Boolean(this.message?.problem);
     return html`<div class="rollbook-kept">
       <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
         <label class="md-button rollbook-file">Import a file
-          <input type="file" accept="application/json,.json" @change=${(e) => this.#import(e)}></label>
+          <input type="file" accept="application/json,.json" aria-invalid=${refused ? "true" : "false"}
+            aria-describedby=${refused ? "rollbook-kept-problem" : nothing} @change=${(e) => this.#import(e)}></label>
       </div>
-      ${this.message ? html`<p class=${this.message.problem ? "rollbook-problem" : "rollbook-done"} role=${this.message.problem ? "alert" : "status"}>${this.message.text}</p>` : nothing}
+      ${this.message ? html`<p class=${refused ? "rollbook-problem" : "rollbook-done"} id=${refused ? "rollbook-kept-problem" : nothing}
+        role=${refused ? "alert" : "status"}>${this.message.text}</p>` : nothing}
     </div>`;
   }
 }

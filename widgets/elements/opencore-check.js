@@ -34,7 +34,7 @@ class OpenCoreCheck extends RollbookTool {
   fields() {
     return [
       { name: "kind", label: "Save or check", kind: "choice", options: KINDS, initial: KINDS[0].value, wide: true },
-      { name: "roll", label: "d100 rolled", help: "blank: rolled here", kind: "int", blame: ["the roll"] },
+      { name: "roll", label: "d100 rolled", help: "blank: rolled here", kind: "int" },
       { name: "who", label: "Character", kind: "text", hidden },
       { name: "scores", label: "Scores", kind: "text", hidden },
       ...RULINGS.map((name) => ({ name, label: name, kind: "text", hidden })),
@@ -68,12 +68,12 @@ class OpenCoreCheck extends RollbookTool {
     return { command: "opencore check", args: given({ kind: values.kind, scores: values.scores, roll: typed(values.roll), ...rulings, seed }) };
   }
 
-  problemView(id) {
+  problemView(id, field) {
     if (this.answer.error.kind === "character") {
       return html`<p class="rollbook-problem" id=${id} role="alert">a save needs a character's scores: make or pick the active
         character on the <a href=${new URL("tools/character/", SITE_ROOT).href}>Character page</a></p>`;
     }
-    return super.problemView(id);
+    return super.problemView(id, field);
   }
 
   details(result, values) {
@@ -95,10 +95,10 @@ class OpenCoreSuccesses extends RollbookTool {
 
   fields() {
     return [
-      { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10", blame: ["the dice", "sides"] },
-      { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher", blame: ["the number each die must reach"] },
-      { name: "needed", label: "Successes needed", kind: "int", initial: "1", blame: ["the number needed"] },
-      { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here", blame: ["rolls", "die number"],
+      { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10" },
+      { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher" },
+      { name: "needed", label: "Successes needed", kind: "int", initial: "1" },
+      { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here",
         section: "Dice rolled at the table" },
     ];
   }

@@ -28,7 +28,7 @@ class OpenCoreInitiative extends RollbookTool {
   fields() {
     return [
       { name: "dex", label: "DEX", kind: "int", fromActive: (character) => character.scores.DEX },
-      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", blame: ["the initiative roll"], section: "Dice rolled at the table" },
+      { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rolled here", section: "Dice rolled at the table" },
       { name: "weapon", label: "Weapon (speed factor)", kind: "choice", wide: true,
         options: [{ value: "", label: "None" }, ...this.weapons.map((w) => ({ value: w.weapon, label: `${w.weapon} (+${w.speed})` }))] },
       { name: "armor", label: "Armor (initiative penalty)", kind: "choice", wide: true,
@@ -102,7 +102,7 @@ class OpenCorePartyInitiative extends RollbookTool {
         help: kept.characters.length ? "tap the ones in the fight" : "none kept yet: characters kept on the Character page are ticked here",
         options: kept.characters.map((c) => ({ value: partyLine(c), label: `${c.name} (DEX ${c.scores.DEX})` })) },
       { name: "character", label: "Others, one a line", kind: "lines", rows: 3,
-        placeholder: "name=Orc,dex=40,armor=Leather Armor", blame: ["a character", "character field", "characters are called"],
+        placeholder: "name=Orc,dex=40,armor=Leather Armor",
         help: "as name=Orc,dex=40 and, if they apply, weapon=Sword, armor=Leather Armor, bide, roll=12 (the d20 rolled)" },
     ];
   }
@@ -134,8 +134,8 @@ class OpenCoreMove extends RollbookTool {
 
   fields() {
     return [
-      { name: "feet", label: "Distance in feet", kind: "int", blame: ["distance", "feet"] },
-      { name: "actions", label: "or movement actions", kind: "int", blame: ["number of actions"] },
+      { name: "feet", label: "Distance in feet", kind: "int" },
+      { name: "actions", label: "or movement actions", kind: "int" },
     ];
   }
 

@@ -8,6 +8,7 @@ import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
+import { fieldInError, revealProblem } from "../field-problem.js";
 import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
@@ -30,6 +31,9 @@ export function recentExpressions(log, { page = null, count = RECENT } = {}) {
   return seen;
 }
 
+// The odds' own fields, by the engine's argument each one fills.
+const TARGETS = [{ name: "at_least", label: "Chance of at least" }, { name: "at_most", label: "Chance of at most" }];
+
 class DiceRoller extends RollbookElement {
   connected() {
     this.expression = this.expression ?? recentExpressions(kept.log, { page: PAGE, count: 1 })[0] ?? "";
@@ -50,10 +54,11 @@ class DiceRoller extends RollbookElement {
   async #roll({ expression, vars = {}, seed, label = null, shared = false }) {
     expression = expression.trim();
     if (!expression) {
-      this.answer = { ok: false, error: { kind: "input", message: "type a dice expression first, e.g. 2d6+3, 4d6kh3 or d%" } };
+      this.answer = { ok: false, error: { kind: "input", message: "type one first, e.g. 2d6+3, 4d6kh3 or d%" } };
       this.asked = { expression };
       this.odds = null;
-      return this.update();
+      this.update();
+      return this.#reveal();
     }
     this.busy = true;
     this.update();
@@ -70,9 +75,20 @@ class DiceRoller extends RollbookElement {
     this.asked = { expression, vars, seed: answer.ok ? answer.result.seed ?? seed : seed, label, shared };
     if (!answer.ok) this.odds = null; // the odds shown were another expression's
     this.update();
-    if (answer.ok) this.#askOdds(expression, vars);
+    if (answer.ok) return this.#askOdds(expression, vars);
+    await this.#reveal();
     const input = this.querySelector("input[name=expression]");
-    if (!answer.ok && input && answer.error.column) input.setSelectionRange(answer.error.column - 1, expression.length);
+    if (input && answer.error.column) input.setSelectionRange(answer.error.column - 1, expression.length);
+  }
+
+  /** Once the view shows the error: focus and view to the field in error. */
+  #reveal() {
+    return new Promise((done) => requestAnimationFrame(() => done(revealProblem(this))));
+  }
+
+  /** The odds' field (at least, at most) the engine's error on them is about, if any. */
+  #targetInError() {
+    return this.odds?.answer?.ok === false ? fieldInError(this.odds.answer.error, TARGETS) : null;
   }
 
   async #askOdds(expression = this.odds?.expression, vars = this.odds?.vars ?? {}) {
@@ -93,6 +109,7 @@ class DiceRoller extends RollbookElement {
     }
     this.odds = { expression, vars, answer, refused };
     this.update();
+    if (this.#targetInError()) await this.#reveal();
   }
 
   #submit(event) {
@@ -109,8 +126,9 @@ class DiceRoller extends RollbookElement {
   }
 
   #target(name, event) {
+    // sent as typed: the engine says what is wrong with one that is not a whole number
     const raw = event.target.value.trim();
-    this.targets = { ...this.targets, [name]: /^-?\d+$/.test(raw) ? Number(raw) : null };
+    this.targets = { ...this.targets, [name]: raw === "" ? null : /^-?\d{1,15}$/.test(raw) ? Number(raw) : raw };
     this.#askOdds();
   }
 
@@ -156,7 +174,7 @@ class DiceRoller extends RollbookElement {
   }
 
   #answerView() {
-    if (!this.answer.ok) return errorView(this.answer.error, this.asked?.expression, "rollbook-roller-problem");
+    if (!this.answer.ok) return errorView(this.answer.error, this.asked?.expression, "rollbook-roller-problem", "Dice expression");
     const result = this.answer.result;
     const link = shareLink(SITE_ROOT, PAGE, LINK, this.asked);
     return html`
@@ -171,15 +189,19 @@ class DiceRoller extends RollbookElement {
   #oddsView() {
     const odds = this.odds?.answer;
     const estimated = odds?.ok && odds.result.estimate;
+    const wrong = this.#targetInError();
+    const target = ({ name, label }) => html`<label>${label} <input type="text" inputmode="numeric" size="5" name=${name}
+      aria-invalid=${wrong?.name === name ? "true" : "false"} aria-describedby=${wrong?.name === name ? "rollbook-odds-problem" : nothing}
+      @change=${(e) => this.#target(name, e)}></label>`;
     return html`<section class="rollbook-odds" aria-labelledby="rollbook-odds-title">
       <h2 id="rollbook-odds-title">${estimated || this.odds?.estimating ? "Estimated odds" : "Exact odds"}${this.odds ? html` of <code>${this.odds.expression}</code>` : nothing}</h2>
       <div class="rollbook-row rollbook-targets">
-        <label>Chance of at least <input type="text" inputmode="numeric" size="5" name="at_least" @change=${(e) => this.#target("at_least", e)}></label>
-        <label>Chance of at most <input type="text" inputmode="numeric" size="5" name="at_most" @change=${(e) => this.#target("at_most", e)}></label>
+        ${TARGETS.map(target)}
       </div>
+      ${wrong ? errorView(this.odds.answer.error, null, "rollbook-odds-problem", wrong.label) : nothing}
       ${this.odds?.estimating ? html`<p class="rollbook-answer__wait">Exact odds are out of reach for this one: estimating them by rolling it ${ESTIMATE_ROLLS.toLocaleString("en")} times…</p>`
         : !odds ? html`<p>Roll something to see the exact chance of every total.</p>`
-        : !odds.ok ? errorView(odds.error, this.odds.expression, "rollbook-odds-problem")
+        : !odds.ok ? (wrong ? nothing : errorView(odds.error, this.odds.expression, "rollbook-odds-problem"))
         : html`${estimated ? estimateNote(odds.result, this.odds.refused) : nothing}${distributionView(odds.result)}`}
     </section>`;
   }
