@@ -63,11 +63,11 @@ def start(
                                             "cyno-parry-blows-only", metavar="ID")] = None,
 ) -> Result:
     """Start an empty encounter with its rulings (add combatants next; 'encounter next' begins round 1)."""
-    chosen = {"death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count,
-              "str_damage": str_damage, "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge,
-              "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines, "target_size": target_size,
-              "ranged_parry": ranged_parry}
-    chosen = {name: value for name, value in chosen.items() if value is not None}
+    given: dict[str, str | None] = {
+        "death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count, "str_damage": str_damage,
+        "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge, "failed_skilled_parry": failed_skilled_parry,
+        "aim_lines": aim_lines, "target_size": target_size, "ranged_parry": ranged_parry}
+    chosen = {name: value for name, value in given.items() if value is not None}
     for name, value in _alternatives(rules, ruling or []).items():
         if chosen.get(name, value) != value:
             raise RollbookError(f"this ruling is chosen twice, as {quoted(chosen[name])} and by its id",
