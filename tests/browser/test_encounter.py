@@ -180,11 +180,18 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     edit.get_by_role("button", name="End stun, 2 rounds left").click()
     steps_done(widget, 6)
     expect(widget.locator("li[data-id='o1'] .rollbook-badge")).to_have_count(0)
+    edit.get_by_label("Critical bonus").fill("10")  # a critical the GM calls for, in the encounter's record
+    edit.get_by_role("button", name="Roll a critical").click()
+    steps_done(widget, 7)
     enc = added(added(engine("encounter start", rules="opencore")["encounter"], BUCK), ORC)
     enc = engine("encounter effect", encounter=enc, who="o1", kind="stun", rounds=2)["encounter"]
     enc = engine("encounter damage", encounter=enc, target="o1", amount=5, critical_type="slash", seed=3)["encounter"]
     enc = engine("encounter heal", encounter=enc, target="o1", amount=3)["encounter"]
     enc = engine("encounter end-effect", encounter=enc, who="o1", index=0)["encounter"]
+    critical = engine("encounter crit", encounter=enc, target="o1", type="slash", bonus=10, seed=4)
+    enc = critical["encounter"]
+    expect(widget.locator(".rollbook-encounter__step")).to_contain_text(critical["events"][0]["text"])
+    assert "+10 (weapon or Power)" in critical["events"][0]["text"]
     before = kept(page)["encounter"]
     assert before["current"] == enc
     assert before["full"] == {"p1": {"armor": 40, "toughness": 5}, "o1": {"armor": 0, "toughness": 0}}
@@ -257,6 +264,44 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     expect(widget.locator(".rollbook-encounter__step")).to_have_count(0)  # the Cyno strike is not this fight's
     widget.locator(".rollbook-encounter__undo").click()
     assert kept(page)["encounter"]["current"] == cyno
+
+
+def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(phone, base_url: str) -> None:
+    # Cyno's large and small target (ruling cyno-large-and-small-target) switched to its alternative:
+    # both lines apply to one strike, where the reading refuses the second.
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/?seed=5")
+    widget = page.locator("rollbook-encounter")
+    widget.get_by_label("Rules").select_option("cyno")
+    choice = widget.get_by_label("Large and small target")
+    expect(choice.locator("xpath=..")).to_contain_text("Ruling: A target is large or small, not both")
+    choice.select_option("both")
+    widget.get_by_role("button", name="Start the encounter").click()
+    expect(widget.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert kept(page)["encounter"]["current"]["rulings"]["target_size"] == "both"
+    form = widget.locator(".rollbook-encounter__add")
+    for n, name in enumerate(("Kristine", "Sid"), 1):
+        form.get_by_label("Name").fill(name)
+        form.get_by_label("Side").fill("players" if n == 1 else "gangers")
+        for label, value in (("Reflex", 10), ("Coordination", 14), ("Stress", 10), ("Actions", 2), ("DP", 20)):
+            form.get_by_label(label, exact=True).fill(str(value))
+        form.get_by_label("Weapon damage").fill("1d6")
+        form.get_by_role("button", name="Add to the encounter").click()
+        steps_done(widget, n)
+    widget.locator(".rollbook-encounter__next").click()
+    steps_done(widget, 3)
+    card = widget.locator("li[aria-current='true']")
+    card.get_by_text("Strike options").click()
+    card.get_by_label("+1: Striking at a large target", exact=False).check()
+    card.get_by_label("-1: Striking at a small target", exact=False).check()
+    expect(card.get_by_text("Strike options (2)")).to_be_visible()
+    card.locator(".rollbook-encounter__attack").click()
+    steps_done(widget, 4)
+    chain = widget.locator("dl.rollbook-chain")
+    expect(chain).to_contain_text("+1 (Striking at a large target")
+    expect(chain).to_contain_text("-1 (Striking at a small target")
+    widget.get_by_text("Rulings and ending the encounter").click()
+    expect(widget.locator(".rollbook-encounter__rulings")).to_contain_text("Large and small target: Both may apply")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -57,17 +57,41 @@ def start(
     impossible_dodge: Annotated[Literal["costs-action", "free"] | None, Arg("cyno: ruling cyno-impossible-dodge")] = None,
     failed_skilled_parry: Annotated[Literal["free", "action"] | None, Arg("cyno: ruling cyno-parry-with-skill")] = None,
     aim_lines: Annotated[Literal["natural", "aimed"] | None, Arg("cyno: ruling cyno-aim-and-natural-lines")] = None,
+    target_size: Annotated[Literal["one", "both"] | None, Arg("cyno: ruling cyno-large-and-small-target")] = None,
+    ranged_parry: Annotated[Literal["blow-only", "allowed"] | None, Arg("cyno: ruling cyno-parry-blows-only")] = None,
+    ruling: Annotated[list[str] | None, Arg("a ruling's alternative, by the ruling's id (repeat), e.g. "
+                                            "cyno-parry-blows-only", metavar="ID")] = None,
 ) -> Result:
     """Start an empty encounter with its rulings (add combatants next; 'encounter next' begins round 1)."""
-    chosen = {"death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count,
-              "str_damage": str_damage, "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge,
-              "failed_skilled_parry": failed_skilled_parry, "aim_lines": aim_lines}
-    enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0],
-                    {name: value for name, value in chosen.items() if value is not None})
+    given: dict[str, str | None] = {
+        "death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count, "str_damage": str_damage,
+        "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge, "failed_skilled_parry": failed_skilled_parry,
+        "aim_lines": aim_lines, "target_size": target_size, "ranged_parry": ranged_parry}
+    chosen = {name: value for name, value in given.items() if value is not None}
+    for name, value in _alternatives(rules, ruling or []).items():
+        if chosen.get(name, value) != value:
+            raise RollbookError(f"this ruling is chosen twice, as {quoted(chosen[name])} and by its id",
+                                hint="choose it once", fields=(name, "ruling"))
+        chosen[name] = value
+    enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0], chosen)
     shown = "; ".join(rulings.reading(name, value) for name, value in enc["rulings"].items())
     enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
                                                                f"{enc['initiative']} initiative; rulings: {shown})")])
     return _answer(enc, events)
+
+
+def _alternatives(rules: shape.RuleSet, ids: list[str]) -> dict[str, str]:
+    """The encounter's ruling options that the rulings named by id select (each its alternative)."""
+    switchable = {r.id: r.option.partition("=") for r in rulings.all_rulings()
+                  if r.option and r.option.partition("=")[0] in shape.RULINGS[rules]}
+    out = {}
+    for ruling_id in ids:
+        if ruling_id not in switchable:
+            raise RollbookError(f"an encounter of {RULE_SETS[rules]} has no ruling {quoted(ruling_id)} to switch",
+                                hint="one of: " + ", ".join(switchable), fields=("ruling",))
+        name, _, value = switchable[ruling_id]
+        out[name] = value
+    return out
 
 
 @command("encounter add", writes="encounter")
@@ -186,9 +210,35 @@ def show(encounter: EncounterFile) -> Result:
     """Each combatant's state, effects and what it can do, without changing anything."""
     enc = shape.checked(encounter)
     answer = _answer(enc, [])
-    now = turns.current(enc)
-    answer["text"] = f"Round {enc['round']}" + (f", {now['name']}'s turn" if now else "")
+    answer["text"] = glance(enc, {s["id"]: s for s in answer["status"]})
     return answer
+
+
+def glance(enc: shape.Encounter, status: dict[str, dict[str, Any]]) -> str:
+    """What a GM reads at a glance: the round and whose turn, then each combatant in turn order with
+    its HP (DP), state, whether it has acted, its bleeding and its effects with the rounds left."""
+    now = turns.current(enc)
+    head = f"Round {enc['round']}: {now['name']}'s turn" if now else "Before the first round"
+    placed = {who: n for n, who in enumerate(enc["order"])}
+    ordered = sorted(enc["combatants"], key=lambda c: placed.get(c["id"], len(placed)))
+    return "\n".join([head, *(_line(enc, c, status[c["id"]], placed.get(c["id"])) for c in ordered)])
+
+
+def _line(enc: shape.Encounter, c: shape.Combatant, status: dict[str, Any], place: int | None) -> str:
+    opencore_rules = enc["rules"] == "opencore"
+    points = f"HP {c['hp']}/{c['hp_max']}" if opencore_rules else f"{c['level']}DP {c['dp']}/{c['dp_max']}"
+    parts = [points, status["state"]]
+    if enc["turn"] is not None and place is not None:
+        parts.append(("acting now, action taken" if opencore_rules and c["acted"] else "acting now") if place == enc["turn"]
+                     else "has acted" if place < enc["turn"] else "yet to act")
+    elif enc["turn"] is not None:
+        parts.append("joins next round")
+    if opencore_rules and status["bleeding"]:
+        parts.append(f"bleeding {-status['bleeding']} HP a round")
+    if not opencore_rules and enc["turn"] is not None:
+        parts.append(f"{c['actions_left']} of {c['actions']} actions left")
+    parts += status["effects"]
+    return f"{'> ' if place is not None and place == enc['turn'] else '  '}{c['name']} ({c['side']}): {', '.join(parts)}"
 
 
 @command("encounter attack", writes="encounter")
@@ -285,12 +335,13 @@ def crit(
     type: Annotated[Literal["slash", "impact", "puncture", "shrapnel", "burn"], Arg("the critical table")],
     roll: Annotated[int | None, Arg("the 1d100 (rolled when left out)")] = None,
     attack_roll: Annotated[int | None, Arg("the unmodified attack roll: under 20 gives -20, over 80 +20")] = None,
+    bonus: oc_commands.CriticalBonus = 0,
     rng: random.Random,
 ) -> Result:
     """OpenCore: roll a critical on a combatant and apply it (extra damage, stun, unconscious, bloodloss, location)."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "A critical hit table")
-    return _answer(*opencore.critical(enc, target, type, rng, roll=roll, attack_roll=attack_roll))
+    return _answer(*opencore.critical(enc, target, type, rng, roll=roll, attack_roll=attack_roll, bonus=bonus))
 
 
 @command("encounter heal", writes="encounter")

@@ -25,7 +25,8 @@ SCORES = {"reflex": True, "coordination": True, "stress": True, "actions": True,
 def options(enc: Encounter) -> cyno.Options:
     r = enc["rulings"]
     return cyno.Options(aim_lines=r["aim_lines"], impossible_dodge=r["impossible_dodge"],
-                        failed_skilled_parry=r["failed_skilled_parry"])
+                        failed_skilled_parry=r["failed_skilled_parry"], target_size=r["target_size"],
+                        ranged_parry=r["ranged_parry"])
 
 
 def combatant(enc: Encounter, *, name: str, side: str, scores: dict[str, int], weapon_damage: str,
@@ -59,7 +60,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     lost = c["dp_max"] - c["dp"]
     return {"id": c["id"], "state": "down" if down(c) else "standing", "actions_left": c["actions_left"],
             "damage_lost": lost, "strike_penalty": sum(m.modifier for m in cyno.strike_modifiers(damage_lost=lost)),
-            "can_attack": not down(c) and c["actions_left"] > 0, "effects": [turns.describe(e) for e in c["effects"]]}
+            "can_attack": not down(c) and c["actions_left"] > 0, "effects": [turns.describe(enc, e) for e in c["effects"]]}
 
 
 # --- the combat turn ------------------------------------------------------------------------------
@@ -291,7 +292,7 @@ def _defend(t: Combatant, defense: Declared, strike_total: int, hit: bool, range
     ranged = ranged or (volley is not None and defense == "parry")  # missiles are no blow to parry
     if defense != "parry" and ranged:  # a dodge the rules rule out: its cost is ruling cyno-impossible-dodge's
         return cyno.dodge(strike_total, None, reflex=t["reflex"], ranged=True, options=opts)
-    if defense == "parry" and ranged:  # only a blow can be parried (ruling cyno-parry-blows-only)
+    if defense == "parry" and ranged and opts.ranged_parry == "blow-only":  # ruling cyno-parry-blows-only
         return cyno.parry(strike_total, None, reflex=t["reflex"], hand_to_hand_skill=t["hand_to_hand_skill"],
                           ranged=True, options=opts)
     if not hit:  # declared before the roll: a dodge or an unskilled parry is spent even on a miss

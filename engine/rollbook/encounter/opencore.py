@@ -136,7 +136,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
             "can_defend": not out, "defense_modifier": defense,
             "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
             "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
-            "effects": [turns.describe(e) for e in c["effects"]]}
+            "effects": [turns.describe(enc, e) for e in c["effects"]]}
 
 
 # --- hit points -----------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def critical_effects(enc: Encounter, target: Combatant, effects: dict[str, Any])
     if effects["location"]:
         added.append(effect("location", now, location=effects["location"], skill_penalty=effects["skill_penalty"]))
     target["effects"] += added
-    return [turns.event(enc, "effect", f"{target['name']}: {turns.describe(e)}", target["id"], effect=e["kind"])
+    return [turns.event(enc, "effect", f"{target['name']}: {turns.describe(enc, e)}", target["id"], effect=e["kind"])
             for e in added]
 
 
@@ -397,7 +397,7 @@ def _fumbled(enc: Encounter, who: Combatant, opponent: Combatant, fumble: dict[s
         added.append((who, effect("dropped-weapon", enc["round"])))
     for c, item in added:
         c["effects"].append(item)
-    return [turns.event(enc, "effect", f"{c['name']}: {turns.describe(item)} (fumble)", c["id"], effect=item["kind"])
+    return [turns.event(enc, "effect", f"{c['name']}: {turns.describe(enc, item)} (fumble)", c["id"], effect=item["kind"])
             for c, item in added]
 
 
@@ -424,20 +424,22 @@ def damage(enc: Encounter, target: str, amount: int, rng: random.Random, *, crit
 
 
 def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random, *, roll: int | None = None,
-             attack_roll: int | None = None) -> Step:
-    """A critical the GM calls for, rolled on the target (its Toughness left counts against it) and
-    applied: the extra damage straight to HP, the rest as effects."""
+             attack_roll: int | None = None, bonus: int = 0) -> Step:
+    """A critical the GM calls for, rolled on the target (its Toughness left counts against it, the
+    weapon's or Power's ``bonus`` for it) and applied: the extra damage straight to HP, the rest as
+    effects."""
     t = turns.find(enc, target)
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
     die = check_range("the critical roll", roll, 1, 100, field="roll") if roll is not None else roll_total("1d100", rng)
-    hit = opencore.critical_hit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"])
-    effects = opencore.effects_of(hit)
+    looked_up = chain.crit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=bonus, rng=rng)
+    effects = opencore.effects_of(opencore.critical_hit(critical_type, die, attack_roll=attack_roll,
+                                                        toughness=t["toughness"], bonus=bonus))
     before = state(enc, t)
     t["hp"] -= effects.extra_damage
     if effects.extra_damage:
         t["stabilized"] = False
-    text = chain.crit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=0, rng=rng)["text"]
+    text = looked_up["text"]
     events = [turns.event(enc, "critical", f"{t['name']}: {text}; -{effects.extra_damage} HP: {t['hp']} HP",
                           t["id"], hp=-effects.extra_damage)]
     events += critical_effects(enc, t, dataclasses.asdict(effects))

@@ -53,8 +53,13 @@ RULINGS: dict[RuleSet, dict[str, tuple[str, ...]]] = {
         "impossible_dodge": ("costs-action", "free"),  # cyno-impossible-dodge
         "failed_skilled_parry": ("free", "action"),  # cyno-parry-with-skill
         "aim_lines": ("natural", "aimed"),  # cyno-aim-and-natural-lines
+        "target_size": ("one", "both"),  # cyno-large-and-small-target
+        "ranged_parry": ("blow-only", "allowed"),  # cyno-parry-blows-only
     },
 }
+# Rulings an encounter carries since after its first files were written: one kept or exported
+# before has none, and was played by the ruling's reading (the first option), so it reads as that.
+LATER_RULINGS = ("target_size", "ranged_parry")
 INITIATIVE: dict[RuleSet, tuple[str, ...]] = {"opencore": ("individual", "group"), "cyno": ("die",)}
 
 COMMON_FIELDS: dict[str, Field] = {
@@ -182,8 +187,14 @@ TOP_FIELDS = ("encounter", "rules", "initiative", "rulings", "round", "turn", "o
 def checked(value: Any) -> Encounter:
     """A deep copy of ``value`` after checking it is a version-1 encounter; a RollbookError naming
     the path of the first problem otherwise."""
+    value = copy.deepcopy(value)
+    if isinstance(value, dict) and isinstance(value.get("rulings"), dict) and value.get("rules") in RULE_SETS:
+        known = RULINGS[value["rules"]]
+        for name in LATER_RULINGS:
+            if name in known:
+                value["rulings"].setdefault(name, known[name][0])
     check(value)
-    return copy.deepcopy(value)  # type: ignore[no-any-return]
+    return value  # type: ignore[no-any-return]
 
 
 def check(value: Any) -> None:

@@ -153,7 +153,7 @@ def count_down(enc: Encounter, rounds_count: str) -> list[Event]:
             if item["rounds"] is not None and not (rounds_count == "after-dealt" and item["dealt"] == enc["round"]):
                 item["rounds"] -= 1
                 if item["rounds"] == 0:
-                    events.append(event(enc, "effect-ends", f"{combatant['name']}: {describe(item, rounds=False)} ends",
+                    events.append(event(enc, "effect-ends", f"{combatant['name']}: {describe(enc, item, rounds=False)} ends",
                                         combatant["id"], effect=item["kind"]))
                     continue
             kept.append(item)
@@ -167,7 +167,7 @@ def end_at_round_end(enc: Encounter) -> list[Event]:
     for c in enc["combatants"]:
         ending = [e for e in c["effects"] if e["ends"] == "round-end"]
         c["effects"] = [e for e in c["effects"] if e["ends"] != "round-end"]
-        events += [event(enc, "effect-ends", f"{c['name']}: {describe(e)} ends", c["id"], effect=e["kind"]) for e in ending]
+        events += [event(enc, "effect-ends", f"{c['name']}: {describe(enc, e)} ends", c["id"], effect=e["kind"]) for e in ending]
     return events
 
 
@@ -175,18 +175,21 @@ def end_at_own_turn(enc: Encounter, who: Combatant) -> list[Event]:
     """Effects that last "until his next action" end as the holder's turn begins."""
     ending = [e for e in who["effects"] if e["ends"] == "own-turn"]
     who["effects"] = [e for e in who["effects"] if e["ends"] != "own-turn"]
-    return [event(enc, "effect-ends", f"{who['name']}: {describe(e)} ends", who["id"], effect=e["kind"]) for e in ending]
+    return [event(enc, "effect-ends", f"{who['name']}: {describe(enc, e)} ends", who["id"], effect=e["kind"]) for e in ending]
 
 
-def describe(item: Effect, *, rounds: bool = True) -> str:
-    """An effect in words, with the rounds it has left."""
+def describe(enc: Encounter, item: Effect, *, rounds: bool = True) -> str:
+    """An effect in words, with the rounds it has left; another combatant it names, by its name."""
+    def name(who: str) -> str:  # one taken out since is still named by what the effect kept
+        return next((c["name"] for c in enc["combatants"] if c["id"] == who), who)
+
     detail = {
         "bloodloss": lambda e: f"bloodloss {e['hp_per_round']} HP a round",
         "location": lambda e: f"location {e['location']} ({e['skill_penalty']} to applicable skills)",
         "stumble": lambda e: f"stumbled ({e['defense_penalty']} to defense)",
-        "extra-attack": lambda e: f"an extra attack against {e['against']}",
+        "extra-attack": lambda e: f"an extra attack against {name(e['against'])}",
         "surprised": lambda e: "surprised, misses the turn" if e["misses_turn"] else "surprised, loses initiative",
-        "holding": lambda e: f"holding back until {e['after']} moves",
+        "holding": lambda e: f"holding back until {name(e['after'])} moves",
         "note": lambda e: e["text"],
     }.get(item["kind"], lambda e: e["kind"].replace("-", " "))(item)
     if rounds and item["rounds"] is not None:
@@ -202,7 +205,7 @@ def add_effect(enc: Encounter, who: str, kind: str, rounds: int | None, fields: 
     item = effect(kind, enc["round"], rounds=rounds, **fields)
     check_effect("the effect", item)
     combatant["effects"].append(item)
-    return logged(enc, [event(enc, "effect", f"{combatant['name']}: {describe(item)} (by hand)", who, effect=kind)])
+    return logged(enc, [event(enc, "effect", f"{combatant['name']}: {describe(enc, item)} (by hand)", who, effect=kind)])
 
 
 def end_effect(enc: Encounter, who: str, *, kind: str | None = None, index: int | None = None) -> Step:
@@ -224,7 +227,7 @@ def end_effect(enc: Encounter, who: str, *, kind: str | None = None, index: int 
             kinds = ", ".join(sorted({e["kind"] for e in effects})) or "none"
             raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}", fields=("kind",))
     combatant["effects"] = [e for e in effects if not any(e is gone for gone in ending)]
-    return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(e, rounds=False)} ended by hand",
+    return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(enc, e, rounds=False)} ended by hand",
                               who, effect=e["kind"]) for e in ending])
 
 

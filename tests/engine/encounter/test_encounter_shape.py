@@ -79,7 +79,8 @@ def test_an_encounter_with_its_log_fits_in_a_request(count):
 
 def test_start_writes_every_ruling_and_refuses_the_other_rule_sets():
     enc = call("start", rules="cyno")["encounter"]
-    assert enc["rulings"] == {"impossible_dodge": "costs-action", "failed_skilled_parry": "free", "aim_lines": "natural"}
+    assert enc["rulings"] == {"impossible_dodge": "costs-action", "failed_skilled_parry": "free", "aim_lines": "natural",
+                              "target_size": "one", "ranged_parry": "blow-only"}
     assert "belongs to the other rule set" in refused("start", rules="cyno", death_at="zero")
     assert "is a rule of OpenCore" in refused("attack", encounter=cyno_fight(), attacker="p1", target="g1")
 

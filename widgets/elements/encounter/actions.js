@@ -3,6 +3,7 @@
 // attack or strike from its event's detail.
 
 import { html, nothing } from "../../element.js";
+import { labelled } from "../../field-problem.js";
 import { keepResult } from "../../session.js";
 import { typed } from "../../tool.js";
 import { input, select } from "./fields.js";
@@ -63,8 +64,10 @@ function strikeOptions(t, c, problem) {
   const id = (name) => `rollbook-enc-${c.id}-${name}`;
   const chosen = new Set(e.conditions);
   const toggle = (row, on) => {
-    // a chart's group (large or small target, cover) is one line at most
-    const rest = e.conditions.filter((x) => x !== row.id && !(on && row.group && t.conditions.find((r) => r.id === x)?.group === row.group));
+    // a chart's group (large or small target, cover) is one line at most; large and small both, when
+    // the encounter's ruling says so (the engine refuses what the ruling rules out)
+    const alone = row.group && !(row.group === "target-size" && t.current().rulings.target_size === "both");
+    const rest = e.conditions.filter((x) => x !== row.id && !(on && alone && t.conditions.find((r) => r.id === x)?.group === row.group));
     e.conditions = on ? [...rest, row.id] : rest;
     t.update();
   };
@@ -86,7 +89,7 @@ function strikeOptions(t, c, problem) {
     ${volley ? nothing : html`<fieldset class="rollbook-field rollbook-checks"><legend>Bonuses and penalties</legend>
       ${(t.conditions ?? []).map((row) => html`<label><input type="checkbox" value=${row.id} .checked=${chosen.has(row.id)}
         @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
-      ${problem.of("conditions") ? html`<p class="rollbook-problem" role="alert" tabindex="-1">Bonuses and penalties: ${problem.of("conditions")}</p>` : nothing}
+      ${problem.of("conditions") ? html`<p class="rollbook-problem" role="alert" tabindex="-1">${labelled("Bonuses and penalties", problem.of("conditions"))}</p>` : nothing}
     </fieldset>`}
   </details>`;
 }
@@ -135,8 +138,8 @@ export function attackChain(detail) {
   const wound = detail.wound;
   if (detail.hit && detail.damage !== null) rows.push(["Damage", `${detail.damage_expression}: ${detail.damage}`]);
   if (wound) {
-    rows.push(["Armor", `-${wound.to_armor} (${wound.armor} left)`]);
-    rows.push(["Toughness", `-${wound.to_toughness} (${wound.toughness} left)`]);
+    rows.push(["Armor", taken(wound.to_armor, wound.armor)]);
+    rows.push(["Toughness", taken(wound.to_toughness, wound.toughness)]);
     const lost = wound.to_hp + wound.effects.extra_damage;
     rows.push(["HP", lost ? `-${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
     const crit = wound.critical_hit;
@@ -158,6 +161,11 @@ export function strikeChain(detail) {
   const rows = [["Strike", `${detail.roll}${detail.modifiers.map((m) => ` ${signed(m.modifier)} (${m.source})`).join("")} = ${detail.total}`],
     ["Result", `${detail.hit ? "hit" : "miss"}${detail.critical ? ", critical" : ""} (${detail.reason})`]];
   return chain(rows);
+}
+
+/** What armor or Toughness took of a hit and has left: "-5 (3 left)", or "none taken (0 left)", never "-0". */
+function taken(lost, left) {
+  return `${lost ? `-${lost}` : "none taken"} (${left} left)`;
 }
 
 function chain(rows) {

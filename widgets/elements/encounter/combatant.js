@@ -17,7 +17,7 @@ const LOCATIONS = ["damaged", "severely damaged", "broken", "severed", "destroye
 
 /** A combatant's edit form values, kept per combatant while the page is open. */
 export function blankEdit() {
-  return { amount: "", critical_type: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
+  return { amount: "", critical_type: "", bonus: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
 }
 
 /** One bar: a <progress> (the CSP allows no style="") and its numbers in words. */
@@ -96,7 +96,9 @@ export function combatantView(t, fight, c, active) {
 
 /** The edit form's fields as the engine's steps name them, with their labels, in the form's order. */
 function editFields(enc, e) {
-  return [["amount", enc.rules === "opencore" ? "Damage or HP" : "Damage or DP"], ["critical_type", "Critical table"], ["kind", "Effect"],
+  // a critical rolled by hand names its table "type" (encounter crit), a damage's "critical_type"
+  return [["amount", enc.rules === "opencore" ? "Damage or HP" : "Damage or DP"], ["critical_type", "Critical table", ["type"]],
+    ["bonus", "Critical bonus"], ["kind", "Effect"],
     ["rounds", e.kind === "note" ? "Rounds (blank: until ended)" : "Rounds"], ["hp_per_round", "HP a round"], ["location", "Location"],
     ["skill_penalty", "Skill penalty"], ["defense_penalty", "Defense penalty"], ["text", "Note"]];
 }
@@ -108,6 +110,10 @@ function editStep(t, c, action) {
   if (action === "damage") {
     return t.run("encounter damage", { target: c.id, amount: typed(e.amount), critical_type: opencore ? e.critical_type || undefined : undefined },
       { rolls: opencore, title: `${c.name} takes damage`, form, blame: "amount" });
+  }
+  if (action === "critical") {
+    return t.run("encounter crit", { target: c.id, type: e.critical_type || undefined, bonus: typed(e.bonus) },
+      { rolls: true, title: `${c.name}: a critical rolled`, form });
   }
   if (action === "heal") return t.run("encounter heal", { target: c.id, amount: typed(e.amount) }, { title: `${c.name} is healed`, form, blame: "amount" });
   if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized`, form });
@@ -132,7 +138,7 @@ function editView(t, enc, c, status) {
   const rounds = k === "stun" || k === "unconscious" || k === "note";
   const form = `edit-${c.id}`;
   const labels = Object.fromEntries(editFields(enc, e));
-  const problem = t.problemFor(form, editFields(enc, e).filter(([arg]) => arg !== "rounds" || rounds));
+  const problem = t.problemFor(form, editFields(enc, e).filter(([arg]) => (arg !== "rounds" || rounds) && (arg !== "bonus" || opencore)));
   const number = (arg, name = arg) => input(id(name.replaceAll("_", "-")), labels[arg], e[arg], set(arg), { problem: problem.of(arg) });
   return html`<details class="rollbook-combatant__edit">
     <summary>Edit ${c.name}</summary>
@@ -140,10 +146,12 @@ function editView(t, enc, c, status) {
     <div class="rollbook-fields">
       ${number("amount")}
       ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type"), { problem: problem.of("critical_type") }) : nothing}
+      ${opencore ? number("bonus", "critical_bonus") : nothing}
     </div>
     <div class="rollbook-row">
       <button type="submit" class="md-button">Damage</button>
       <button type="button" class="md-button" @click=${() => editStep(t, c, "heal")}>Heal</button>
+      ${opencore ? html`<button type="button" class="md-button" @click=${() => editStep(t, c, "critical")}>Roll a critical</button>` : nothing}
       ${opencore && status?.bleeding ? html`<button type="button" class="md-button" @click=${() => editStep(t, c, "stabilize")}>Stabilize</button>` : nothing}
       ${opencore ? nothing : html`<button type="button" class="md-button"
         @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart`, form })}>Surprised? Roll the chart</button>`}

@@ -3,13 +3,14 @@
 // aria-invalid, the message ("<Label>: <message>") tied to it with aria-describedby.
 
 import { html, nothing } from "../../element.js";
+import { labelled } from "../../field-problem.js";
 import { SITE_ROOT } from "../../session.js";
 
 /** The field's problem (the message, when the last refusal is about it), as its attributes and line. */
 function problemOf(id, label, problem) {
   if (!problem) return { invalid: "false", describedBy: nothing, line: nothing };
   return { invalid: "true", describedBy: `${id}-problem`,
-    line: html`<p class="rollbook-problem" id=${`${id}-problem`} role="alert">${label}: ${problem}</p>` };
+    line: html`<p class="rollbook-problem" id=${`${id}-problem`} role="alert">${labelled(label, problem)}</p>` };
 }
 
 /** A link to a ruling on the Rulings page, by its title. */
@@ -38,19 +39,4 @@ export function input(id, label, value, change, { numeric = true, placeholder = 
       @input=${(e) => change(e.target.value)}>
     ${p.line}
   </div>`;
-}
-
-/** Which of a form's fields (`[argument, label]`, in the form's order) the refusal is about:
- *  the engine's `fields` first; else (an older message) the first field whose argument or label
- *  the message names. */
-export function blamedField(problem, fields) {
-  if (!problem) return null;
-  const known = fields.map(([arg]) => arg);
-  const named = (problem.fields ?? []).find((arg) => known.includes(arg));
-  if (named) return named;
-  if (problem.fields?.length) return null;
-  const message = problem.message.toLowerCase();
-  const mentions = (words) => new RegExp(`(^|[^a-z_])${words.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^a-z_]|$)`).test(message);
-  const arg = (name) => name.replace(/^score\./, "");
-  return fields.find(([name, label]) => mentions(arg(name)) || mentions(arg(name).replaceAll("_", " ")) || mentions(label))?.[0] ?? null;
 }

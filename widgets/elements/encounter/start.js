@@ -24,6 +24,8 @@ export const START_CHOICES = {
     { name: "impossible_dodge", label: "A dodge that cannot work", ruling: "cyno-impossible-dodge", options: [["costs-action", "Still costs its action"], ["free", "Costs nothing"]] },
     { name: "failed_skilled_parry", label: "A failed skilled parry", ruling: "cyno-parry-with-skill", options: [["free", "Costs no action"], ["action", "Costs an action"]] },
     { name: "aim_lines", label: "Aiming", ruling: "cyno-aim-and-natural-lines", options: [["natural", "Raises the total only"], ["aimed", "Counts for the natural lines"]] },
+    { name: "target_size", label: "Large and small target", ruling: "cyno-large-and-small-target", options: [["one", "One or the other"], ["both", "Both may apply"]] },
+    { name: "ranged_parry", label: "What can be parried", ruling: "cyno-parry-blows-only", options: [["blow-only", "Hand-to-hand blows only"], ["allowed", "Any attack"]] },
   ],
 };
 

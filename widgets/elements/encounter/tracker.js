@@ -15,13 +15,14 @@
 
 import { ask, newSeed } from "../../engine.js";
 import { define, html, nothing, RollbookElement } from "../../element.js";
+import { fieldInError, revealProblem } from "../../field-problem.js";
 import { KeptError, MAX_UNDO } from "../../kept.js";
 import { readQuery } from "../../links.js";
 import { kept } from "../../session.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
-import { blamedField, rulingLink } from "./fields.js";
+import { rulingLink } from "./fields.js";
 import { logView, stepView } from "./log.js";
 import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
@@ -158,19 +159,16 @@ class EncounterTracker extends RollbookElement {
     this.problem = { form, message: error.message, fields: error.fields ?? [] };
     this.update();
     requestAnimationFrame(() => {
-      const at = this.querySelector("[aria-invalid='true']") ?? this.querySelector(".rollbook-problem[tabindex]");
-      if (!at) return;
-      for (let fold = at.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
-      at.focus({ preventScroll: true });
-      at.scrollIntoView({ block: "center", behavior: "instant" });
+      const at = revealProblem(this, ".rollbook-problem[tabindex]");
+      if (at?.matches(".rollbook-problem")) at.focus({ preventScroll: true }); // a message about no field takes the focus
     });
   }
 
-  /** The refusal as `form` shows it (`fields`: its [argument, label] in order): `of(argument)`
+  /** The refusal as `form` shows it (`fields`: its [argument, label, other arguments it answers for?] in order): `of(argument)`
    *  is the message for the field it is about, `line` the message alone when it is about none. */
   problemFor(form, fields = []) {
     const problem = this.problem?.form === form ? this.problem : null;
-    const blamed = blamedField(problem, fields);
+    const blamed = problem ? fieldInError(problem, fields.map(([name, , args]) => ({ name, args })))?.name ?? null : null;
     return {
       of: (arg) => (problem && blamed === arg ? problem.message : null),
       line: problem && blamed === null
