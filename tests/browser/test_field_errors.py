@@ -1,4 +1,4 @@
-"""One bad value in every typed field of every tool page (the encounter has its own test), tapped at
+"""One bad value in every typed field of every tool page, the encounter tracker's too, tapped at
 390 x 844: the message is on screen, names the field by its label, is tied to it
 (aria-describedby), the field is marked aria-invalid and has the focus, and nothing on the page is
 engine vocabulary. One page load per tool page; the fields are tried in a loop, each failure
@@ -184,5 +184,70 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     expect(file).to_have_attribute("aria-describedby", "rollbook-kept-problem")
     expect(message).to_be_in_viewport()
     check_page(page, "import", problems)
+
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_encounter_says_a_bad_value_at_its_field(phone, base_url: str) -> None:
+    """The same for the encounter tracker: every typed field of the add form (OpenCore and Cyno),
+    of a combatant's edits and of a Cyno strike's options."""
+    from test_encounter_taps import steps_done  # the step counter (Undo (n)) that says a step is done
+
+    problems: list[str] = []
+    page = phone.new_page()
+    for rules, scores in (("opencore", ["HP", "CON", "DEX", "STR", "Attack skill", "Defense skill", "Toughness"]),
+                          ("cyno", ["Reflex", "Coordination", "Stress", "Actions", "DP", "Weaponry skill %", "Weapon damage"])):
+        page.goto(base_url + "tools/encounter/")
+        page.evaluate("() => localStorage.removeItem('rollbook.kept.v1')")
+        page.reload()
+        widget = page.locator("rollbook-encounter")
+        widget.get_by_label("Rules", exact=True).select_option(rules)
+        widget.get_by_role("button", name="Start the encounter").tap()
+        add = widget.locator(".rollbook-encounter__add")
+        expect(add.get_by_label("Name", exact=True)).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        typical = {"Reflex": "12", "Coordination": "12", "Stress": "1", "Actions": "2", "DP": "20", "Weaponry skill %": "50",
+                   "Weapon damage": "1d6"} if rules == "cyno" else {}
+        for label in scores:  # one bad, the others blank (a typical foe's) or, for Cyno, given
+            add.get_by_label("Name", exact=True).fill("Orc")
+            for other in scores:
+                add.get_by_label(other, exact=True).fill(BAD if other == label else typical.get(other, ""))
+            add.get_by_role("button", name="Add to the encounter").tap()
+            check_field(page, add.get_by_label(label, exact=True), f"encounter ({rules}) add: {label} = {BAD!r}", problems,
+                        timeout=ENGINE_TIMEOUT_MS)
+        for name in ("Orc", "Goblin"):
+            add.get_by_label("Name", exact=True).fill(name)
+            for other in scores:
+                add.get_by_label(other, exact=True).fill(typical.get(other, ""))
+            add.get_by_role("button", name="Add to the encounter").tap()
+        steps_done(widget, 2)
+        widget.locator(".rollbook-encounter__next").tap()
+        steps_done(widget, 3)
+
+        card = widget.locator("li.rollbook-combatant").last
+        card.locator("details.rollbook-combatant__edit > summary").click()
+        edits = [("Damage or DP" if rules == "cyno" else "Damage or HP", None, "Damage")]
+        if rules == "opencore":
+            edits += [("Critical bonus", None, "Roll a critical"), ("Rounds", "stun", "Add the effect"),
+                      ("HP a round", "bloodloss", "Add the effect"), ("Skill penalty", "location", "Add the effect"),
+                      ("Defense penalty", "stumble", "Add the effect")]
+        for label, effect, button in edits:
+            if label == "Critical bonus":  # (with no table chosen, the table is what the message is about)
+                card.get_by_label("Critical table", exact=True).select_option("slash")
+            if effect:
+                card.get_by_label("Effect", exact=True).select_option(effect)
+            card.get_by_label(label, exact=True).fill(BAD)
+            card.get_by_role("button", name=button, exact=True).tap()
+            check_field(page, card.get_by_label(label, exact=True), f"encounter ({rules}) edit: {label} = {BAD!r}", problems)
+            card.get_by_label(label, exact=True).fill("")
+        if rules == "cyno":
+            acting = widget.locator("li[aria-current='true']")
+            acting.locator("summary", has_text="Strike options").click()
+            for label, fired in (("Actions spent aiming", "weapon"), ("Missiles in the volley", "volley")):
+                acting.get_by_label("What is fired").select_option(fired)
+                acting.get_by_label(label, exact=True).fill(BAD)
+                acting.locator(".rollbook-encounter__attack").tap()
+                check_field(page, acting.get_by_label(label, exact=True), f"encounter (cyno) strike: {label} = {BAD!r}", problems)
+                acting.get_by_label(label, exact=True).fill("")
+        check_page(page, f"encounter ({rules})", problems)
 
     assert problems == [], "\n".join(problems)

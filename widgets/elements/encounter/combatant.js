@@ -94,6 +94,9 @@ export function combatantView(t, fight, c, active) {
   </li>`;
 }
 
+/** An effect's kind as a player reads it: "dropped weapon", not the engine's "dropped-weapon". */
+const effectName = (kind) => kind.replaceAll("-", " ");
+
 /** The edit form's fields as the engine's steps name them, with their labels, in the form's order. */
 function editFields(enc, e) {
   // a critical rolled by hand names its table "type" (encounter crit), a damage's "critical_type"
@@ -124,7 +127,7 @@ function editStep(t, c, action) {
       location: { location: e.location, skill_penalty: typed(e.skill_penalty) }, stumble: { defense_penalty: typed(e.defense_penalty) },
       "dropped-weapon": {}, note: { text: e.text.trim(), rounds: typed(e.rounds) },
     }[e.kind];
-    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${e.kind} added`, form });
+    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${effectName(e.kind)} added`, form });
   }
   return null;
 }
@@ -158,7 +161,7 @@ function editView(t, enc, c, status) {
     </div>
     </form>
     <div class="rollbook-fields">
-      ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, x]), set("kind"), { problem: problem.of("kind") })}
+      ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, effectName(x)]), set("kind"), { problem: problem.of("kind") })}
       ${rounds ? number("rounds") : nothing}
       ${k === "bloodloss" ? number("hp_per_round") : nothing}
       ${k === "location" ? select(id("location"), "Location", e.location, LOCATIONS.map((x) => [x, x]), set("location"), { problem: problem.of("location") }) : nothing}
@@ -170,7 +173,7 @@ function editView(t, enc, c, status) {
     <button type="button" class="md-button" @click=${() => editStep(t, c, "effect")}>Add the effect</button>
     ${c.effects.length ? html`<ul class="rollbook-combatant__effects" aria-label=${`End an effect of ${c.name}`}>
       ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
-        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effect.kind} ended`, form })}>End ${status?.effects[index] ?? effect.kind}</button></li>`)}
+        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effectName(effect.kind)} ended`, form })}>End ${status?.effects[index] ?? effectName(effect.kind)}</button></li>`)}
     </ul>` : nothing}
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
