@@ -17,6 +17,7 @@ import { ask, newSeed } from "../../engine.js";
 import { define, html, nothing, RollbookElement } from "../../element.js";
 import { KeptError, MAX_UNDO } from "../../kept.js";
 import { readQuery } from "../../links.js";
+import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
@@ -132,7 +133,7 @@ class EncounterTracker extends RollbookElement {
       full,
       seed: rolls && fight.seed !== null ? fight.seed + 1 : fight.seed,
       updated: new Date().toISOString(),
-    })) return null;
+    }, fight.current)) return null;
     this.statusFrom(result.status);
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
     const heading = typeof title === "function" ? title(result) : title;
@@ -142,9 +143,11 @@ class EncounterTracker extends RollbookElement {
     return { result, seed };
   }
 
-  keep(fight) {
+  /** Keep `fight`, the step made from the encounter state `after` (when it is not the one
+   *  stored now, another tab moved the fight on: refused, and the stored one is shown). */
+  keep(fight, after) {
     try {
-      kept.saveEncounter(fight);
+      kept.saveEncounter(fight, after === undefined ? {} : { after });
       return true;
     } catch (error) {
       this.refused(null, { message: error instanceof KeptError ? `Not kept: ${error.message}` : String(error) });
@@ -215,7 +218,7 @@ class EncounterTracker extends RollbookElement {
     const fight = kept.encounter;
     if (!fight?.undo.length || this.busy) return;
     const previous = fight.undo.at(-1);
-    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() })) {
+    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() }, fight.current)) {
       this.problem = null;
       this.step = { title: "Undone", events: [] };
       this.said = `Undone. ${this.#turnWords(previous)}`;
@@ -245,7 +248,7 @@ class EncounterTracker extends RollbookElement {
     return html`
       ${this.engineNotice()}
       <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
-      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${keptNotice(this)}
       ${fight ? this.#fightView(fight) : startView(this)}`;
   }
 
