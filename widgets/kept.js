@@ -590,20 +590,23 @@ export class KeptStore {
     }, "the log brought back");
   }
 
-  /** Add or replace a character (by id). */
-  saveCharacter(character) {
+  /** Add or replace a character (by id); `orActive`: it becomes the active one when none is
+   *  (in the same write). */
+  saveCharacter(character, { orActive = false } = {}) {
     const checked = checkCharacter(character);
-    this.#putIn("characters", checked, MAX_CHARACTERS, "characters", checked.name);
+    this.#putIn("characters", checked, MAX_CHARACTERS, "characters", checked.name,
+      (s) => (orActive && s.active === null ? { ...s, active: checked.id } : s));
     return checked;
   }
 
-  /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most `most`). */
-  #putIn(name, checked, most, what, words) {
+  /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most
+   *  `most`); `then` changes the result further. */
+  #putIn(name, checked, most, what, words, then = (s) => s) {
     this.#change((s) => {
       const entries = s[name];
       const replaces = entries.some((e) => e.id === checked.id);
       if (!replaces && entries.length >= most) throw new KeptError(`at most ${most} ${what} are kept; delete one first`);
-      return { ...s, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] };
+      return then({ ...s, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] });
     }, words);
   }
 

@@ -494,3 +494,12 @@ test("the import reader, over many damaged copies of a good file: a KeptError in
   }
   assert.ok(refused > 200, `only ${refused} refused`);
 });
+
+test("the first character kept becomes the active one in the same write", () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  store.saveCharacter(character("a"), { orActive: true });
+  store.saveCharacter(character("b", { name: "Birch" }), { orActive: true });
+  assert.equal(storage.writes, 1 + 2); // the probe, then one write each
+  assert.equal(new KeptStore(storage).active.id, "a");
+});

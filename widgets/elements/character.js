@@ -210,12 +210,11 @@ class CharacterGenerator extends RollbookElement {
     const now = new Date().toISOString();
     const { rolled, hp_roll } = this.answer.result;
     try {
+      const first = kept.active === null;
       const character = kept.saveCharacter({
         id: this.draft.id ?? newId(), name, scores: rolled, rolled: null, hp_roll, locked: [...this.draft.locked],
         options: {}, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
-      });
-      const first = kept.active === null;
-      if (first) kept.setActive(character.id); // the first one kept is the one the rules text uses
+      }, { orActive: true }); // the first one kept is the one the rules text uses
       this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
       this.shared = false;
       if (!kept.saved) {

@@ -104,7 +104,17 @@ class EncounterTracker extends RollbookElement {
 
   /** One step: ask `command` with the current encounter; keep the answer's encounter and the
    *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
-  async run(command, args, { rolls = false, title = null, form = null, blame = null } = {}) {
+  async run(command, args, options = {}) {
+    if (this.busy || !kept.encounter) return null;
+    // One step at a time across this browser's tabs (Web Locks): a tab's step reads the
+    // encounter after the other tab's step was kept, and the store refuses one made from an
+    // older state (kept.js saveEncounter) where the platform has no locks.
+    return globalThis.navigator?.locks ? navigator.locks.request("rollbook-encounter-step", () => this.#step(command, args, options))
+      : this.#step(command, args, options);
+  }
+
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null }) {
+    kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (this.busy || !fight) return null;
     this.busy = true;
