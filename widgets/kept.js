@@ -41,7 +41,11 @@ export function placeWords(path) {
     .replace(/^characters\[(\d+)\]/, (_, i) => `character ${Number(i) + 1}`)
     .replace(/^foes\[(\d+)\]/, (_, i) => `kept foe ${Number(i) + 1}`)
     .replace(/^active$/, "the active character")
+    .replace(/^encounter\.current/, "the encounter")
+    .replace(/^encounter\.undo\[(\d+)\]/, (_, i) => `the encounter (step ${Number(i) + 1} that Undo takes back)`)
     .replace(/^encounter/, "the encounter")
+    .replace(/\.combatants\[(\d+)\]/, (_, i) => `, combatant ${Number(i) + 1}`)
+    .replace(/\.effects\[(\d+)\]/, (_, i) => `, effect ${Number(i) + 1}`)
     .replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`)
     .replace(/\.([^.]+)/g, (_, key) => `, ${key.replaceAll("_", " ")}`);
 }
@@ -60,7 +64,7 @@ function fail(path, message) {
 }
 
 function describe(value) {
-  if (value === null) return "nothing";
+  if (value === null || value === undefined) return "nothing";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "string") return JSON.stringify(value.length > 30 ? value.slice(0, 30) + "…" : value);
   return typeof value === "object" ? "a group of values" : String(value);
@@ -189,9 +193,36 @@ export function checkFoe(value, path = "foe") {
   };
 }
 
-/** One encounter state as the engine gives it. Only its outline is checked here (version, rule
- *  set, round, combatants with ids and names, size): the engine checks every field, with its
- *  path, whenever the page asks it anything, and the page shows that answer. */
+// A combatant's fields that the tracker draws, by rule set (the engine's encounter/shape.py has
+// each one's range and checks them all again): "int" a whole number, "text", "yes/no"; a "?"
+// may be empty. A file with "hp": "lots" is refused here, before it replaces anything.
+const COMBATANT_FIELDS = {
+  common: { id: "text", name: "text", side: "text", initiative: "int?" },
+  opencore: { con: "int", dex: "int", str: "int?", hp: "int", hp_max: "int", armor: "int", armor_name: "text?", toughness: "int",
+              fortitude: "int", attack_skill: "int", defense_skill: "int", weapon: "text?", stabilized: "yes/no", acted: "yes/no" },
+  cyno: { reflex: "int", coordination: "int", stress: "int", actions: "int", actions_left: "int", weaponry_skill: "int?",
+          hand_to_hand_skill: "int?", weapon_damage: "text", weapon_level: "text", static: "yes/no", level: "text", dp: "int", dp_max: "int" },
+};
+
+function field(value, path, kind) {
+  const optional = kind.endsWith("?");
+  if (optional && value === null) return;
+  if (value === undefined) fail(path, "is missing");
+  const base = kind.replace("?", "");
+  if (base === "int") integer(value, path);
+  else if (base === "text") text(value, path, { max: 80 }); // the engine's longest (encounter/shape.py LONGEST_TEXT)
+  else if (typeof value !== "boolean") fail(path, `expected yes or no, found ${describe(value)}`);
+}
+
+function checkCombatant(c, path, rules) {
+  object(c, path);
+  for (const [name, kind] of Object.entries({ ...COMBATANT_FIELDS.common, ...COMBATANT_FIELDS[rules] })) field(c[name], `${path}.${name}`, kind);
+  list(c.effects, `${path}.effects`, 100).forEach((e, i) => text(object(e, `${path}.effects[${i}]`).kind, `${path}.effects[${i}].kind`, { max: 40 }));
+}
+
+/** One encounter state as the engine gives it: version, rule set, round and turn, the turn
+ *  order, and every combatant's fields the tracker draws (COMBATANT_FIELDS), ids once each. The
+ *  engine checks every field again, with its path, whenever the page asks it anything. */
 export function checkEncounterState(value, path = "encounter") {
   object(value, path);
   if (value.encounter !== 1) fail(`${path}.encounter`, `not an encounter of version 1, found ${describe(value.encounter)}`);
@@ -199,12 +230,13 @@ export function checkEncounterState(value, path = "encounter") {
   integer(value.round, `${path}.round`, { min: 0 });
   const ids = new Set();
   list(value.combatants, `${path}.combatants`, MAX_COMBATANTS).forEach((c, i) => {
-    object(c, `${path}.combatants[${i}]`);
-    const id = text(c.id, `${path}.combatants[${i}].id`, { max: 80 });
-    text(c.name, `${path}.combatants[${i}].name`, { max: 80 });
-    if (ids.has(id)) fail(`${path}.combatants[${i}].id`, `${describe(id)} is used twice`);
-    ids.add(id);
+    checkCombatant(c, `${path}.combatants[${i}]`, value.rules);
+    if (ids.has(c.id)) fail(`${path}.combatants[${i}].id`, `${describe(c.id)} is used twice`);
+    ids.add(c.id);
   });
+  const order = list(value.order ?? [], `${path}.order`, MAX_COMBATANTS);
+  order.forEach((id, i) => { if (!ids.has(id) || order.indexOf(id) !== i) fail(`${path}.order`, "the turn order must name each combatant at most once"); });
+  integer(value.turn, `${path}.turn`, { optional: true, min: 0, max: Math.max(order.length - 1, 0) });
   list(value.log, `${path}.log`, 1000);
   const size = JSON.stringify(value).length;
   if (size > MAX_ENCOUNTER_CHARS) fail(path, `${size} characters, more than the engine takes (${MAX_ENCOUNTER_CHARS})`);
@@ -237,6 +269,17 @@ export function checkEncounter(value, path = "encounter") {
   };
 }
 
+/** `entries`, refused when two share one id: the same character twice would be active twice,
+ *  and deleting one would delete both. */
+function once(entries, path, what) {
+  const seen = new Map();
+  entries.forEach((entry, i) => {
+    if (seen.has(entry.id)) fail(`${path}[${i}]`, `the same ${what} as ${what} ${seen.get(entry.id) + 1} a second time`);
+    seen.set(entry.id, i);
+  });
+  return entries;
+}
+
 /** The whole kept value, checked; KeptError names the first problem. */
 export function checkKept(value) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -249,11 +292,11 @@ export function checkKept(value) {
     }
     fail("file", `this file is not a Rollbook export (its first line does not say so): ${CHOOSE}`);
   }
-  const log = list(value.log ?? [], "log", MAX_LOG).map((entry, i) => checkRoll(entry, `log[${i}]`));
-  const characters = list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`));
+  const log = once(list(value.log ?? [], "log", MAX_LOG).map((entry, i) => checkRoll(entry, `log[${i}]`)), "log", "roll");
+  const characters = once(list(value.characters ?? [], "characters", MAX_CHARACTERS).map((c, i) => checkCharacter(c, `characters[${i}]`)), "characters", "character");
   const active = text(value.active, "active", { optional: true, max: 64 });
   if (active !== null && !characters.some((c) => c.id === active)) fail("active", `no character has the id ${describe(active)}`);
-  const foes = list(value.foes ?? [], "foes", MAX_FOES).map((f, i) => checkFoe(f, `foes[${i}]`));
+  const foes = once(list(value.foes ?? [], "foes", MAX_FOES).map((f, i) => checkFoe(f, `foes[${i}]`)), "foes", "kept foe");
   const encounter = checkEncounter(value.encounter, "encounter");
   return { log, characters, active, foes, encounter };
 }
@@ -279,21 +322,20 @@ export function parseKeptFile(fileText) {
   return checkKept(value);
 }
 
-/** Add an imported file to what is kept: entries already kept (same id) stay as they are. An
- *  imported encounter (unless it is the one kept) takes the kept one's place, and the kept one
+/** Add an imported file to what is kept: entries already kept (same id) stay as they are. The
+ *  log keeps the newest MAX_LOG rolls by time, the file's and the kept ones alike; characters and
+ *  foes beyond their limits are left out. `left` counts what was left out, so the page says it.
+ *  An imported encounter (unless it is the one kept) takes the kept one's place, and the kept one
  *  goes onto its Undo states: Undo on the encounter page brings it back. */
 export function mergeKept(kept, imported) {
   const haveRolls = new Set(kept.log.map((r) => r.id));
-  const haveCharacters = new Set(kept.characters.map((c) => c.id));
-  const newRolls = imported.log.filter((r) => !haveRolls.has(r.id));
-  const newCharacters = imported.characters.filter((c) => !haveCharacters.has(c.id));
-  const log = [...kept.log, ...newRolls].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_LOG);
-  const characters = [...kept.characters, ...newCharacters].slice(0, MAX_CHARACTERS);
+  const comingRolls = imported.log.filter((r) => !haveRolls.has(r.id));
+  const log = [...kept.log, ...comingRolls].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_LOG);
+  const inLog = new Set(log.map((r) => r.id));
+  const newRolls = comingRolls.filter((r) => inLog.has(r.id));
+  const [characters, newCharacters, comingCharacters] = joined(kept.characters, imported.characters, MAX_CHARACTERS);
   const active = kept.active ?? (imported.active && characters.some((c) => c.id === imported.active) ? imported.active : null);
-  const [keptFoes, importedFoes] = [kept.foes ?? [], imported.foes ?? []];
-  const haveFoes = new Set(keptFoes.map((f) => f.id));
-  const newFoes = importedFoes.filter((f) => !haveFoes.has(f.id));
-  const foes = [...keptFoes, ...newFoes].slice(0, MAX_FOES);
+  const [foes, newFoes, comingFoes] = joined(kept.foes ?? [], imported.foes ?? [], MAX_FOES);
   const have = kept.encounter ?? null;
   const coming = imported.encounter ?? null;
   const same = have && coming && JSON.stringify(have.current) === JSON.stringify(coming.current);
@@ -306,50 +348,158 @@ export function mergeKept(kept, imported) {
   return {
     kept: { log, characters, active, foes, encounter },
     added: { rolls: newRolls.length, characters: newCharacters.length, foes: newFoes.length, encounter: coming && !same ? 1 : 0 },
-    skipped: { rolls: imported.log.length - newRolls.length, characters: imported.characters.length - newCharacters.length,
-               foes: importedFoes.length - newFoes.length, encounter: same ? 1 : 0 },
+    skipped: { rolls: imported.log.length - comingRolls.length, characters: imported.characters.length - comingCharacters,
+               foes: (imported.foes ?? []).length - comingFoes, encounter: same ? 1 : 0 },
+    left: { rolls: comingRolls.length - newRolls.length, keptRolls: kept.log.filter((r) => !inLog.has(r.id)).length,
+            characters: comingCharacters - newCharacters.length, foes: comingFoes - newFoes.length },
   };
+}
+
+/** The kept entries, then the imported ones not kept yet up to `most`: [all, the ones added, how many were new]. */
+function joined(have, coming, most) {
+  const ids = new Set(have.map((e) => e.id));
+  const fresh = coming.filter((e) => !ids.has(e.id));
+  const added = fresh.slice(0, Math.max(0, most - have.length));
+  return [[...have, ...added], added, fresh.length];
 }
 
 // --- the store ----------------------------------------------------------------------------
 
+// Why something was not kept, in a player's words (each follows "… was not kept in this browser: ").
+const WHY = {
+  blocked: "this browser does not let this site keep anything (private browsing, or the site's data is blocked)",
+  full: "this browser's storage for this site is full",
+  damaged: "what it kept before could not be read, and there is no room to set it aside, so it is left as it was until you choose",
+};
+const EXPORT_HINT = "Export to a file keeps what is on this page";
+
 /** The kept state over a Web Storage (localStorage in the page, a stand-in in tests).
- *  Every change is saved at once; watchers hear every change; `problem` says when storage
- *  failed (full, private mode) or held a damaged value (kept aside under a backup key). */
+ *  Every change is a step applied to what is stored now (another tab may have changed it since)
+ *  and saved at once; watchers hear every change. When storage fails the change stays for this
+ *  visit and the store says so: `saved` (whether storage holds what is shown), `trouble`
+ *  ("blocked", "full", "damaged" or null), `why` and `problem` (the player's words). A damaged
+ *  stored value is set aside under a backup key before anything is written over it, and never
+ *  written over while it cannot be: its text stays in memory (`damaged`) until the player chooses. */
 export class KeptStore {
   constructor(storage, key = STORAGE_KEY) {
     this.storage = storage;
     this.key = key;
     this.watchers = new Set();
+    this.saved = true;
+    this.trouble = null;
+    this.why = null;
     this.problem = null;
-    this.state = this.#read();
+    this.damaged = null; // {text, where, aside}: a stored value that could not be read
+    this.raw = null; // the stored text the state was read from
+    this.state = this.#load();
+    if (!this.trouble) this.#probe(); // a damaged value set aside was a write that worked
   }
 
-  #read() {
-    let raw = null;
+  /** The stored text (null: none), or undefined when storage cannot be read at all. */
+  #stored() {
     try {
-      raw = this.storage?.getItem(this.key) ?? null;
+      return this.storage ? this.storage.getItem(this.key) : undefined;
     } catch {
-      this.problem = "this browser does not let Rollbook keep anything (private browsing, or the site's data is blocked); rolls last until you close the page";
+      return undefined;
+    }
+  }
+
+  #load() {
+    const raw = this.#stored();
+    if (raw === undefined) {
+      this.#fault("blocked", "Nothing is kept in this browser");
       return empty();
     }
-    if (raw === null) return empty();
+    this.#findAside();
+    return this.#parse(raw) ?? empty();
+  }
+
+  /** `raw` read (and this.raw set), or null when it is damaged (then set aside, or held in memory). */
+  #parse(raw) {
+    if (raw === null) {
+      this.raw = null;
+      return empty();
+    }
     try {
-      return checkKept(JSON.parse(raw));
+      const state = checkKept(JSON.parse(raw));
+      this.raw = raw;
+      return state;
     } catch (error) {
-      // Never thrown away: set aside where an export or a later version can still find it.
-      const backup = `${this.key}.damaged.${Date.now()}`;
-      try { this.storage.setItem(backup, raw); } catch { /* storage full: the value stays under its key */ }
       // where, in the player's words (the backup's key is for whoever recovers it, not for them)
       const where = error instanceof KeptError && error.path ? `${placeWords(error.path)}: ${error.reason}` : "it is damaged";
-      this.problem = `what this browser kept could not be read (${where}); it was set aside in this browser, not deleted, and Rollbook starts afresh`;
-      return empty();
+      this.damaged = { text: raw, where, aside: this.#setAside(raw) };
+      this.raw = raw;
+      this.#sayDamaged();
+      return null;
     }
   }
 
-  /** Reload after another tab changed the kept state. */
+  /** A backup of the damaged value written earlier (this visit or another): found, not written again. */
+  #backups() {
+    const keys = [];
+    try {
+      for (let i = 0; i < (this.storage?.length ?? 0); i++) {
+        const key = this.storage.key(i);
+        if (key?.startsWith(`${this.key}.damaged.`)) keys.push(key);
+      }
+    } catch { /* no backups can be listed */ }
+    return keys.sort();
+  }
+
+  #findAside() {
+    const newest = this.#backups().at(-1);
+    if (!newest || this.damaged) return;
+    const text = this.storage.getItem(newest);
+    if (text !== null) {
+      this.damaged = { text, where: null, aside: true };
+      this.#sayDamaged();
+    }
+  }
+
+  /** Keep `raw` under a backup key (once: a page load finds it there). True when it is there. */
+  #setAside(raw) {
+    if (this.#backups().some((key) => this.storage.getItem(key) === raw)) return true;
+    try {
+      this.storage.setItem(`${this.key}.damaged.${Date.now()}`, raw);
+      return true;
+    } catch {
+      return false; // storage full: the value stays under its key, and nothing is written over it
+    }
+  }
+
+  #sayDamaged() {
+    const { where, aside } = this.damaged;
+    const what = `What this browser kept before could not be read${where ? ` (${where})` : ""}`;
+    if (aside) {
+      [this.trouble, this.why] = ["damaged", null];
+      this.problem = `${what}. It was set aside in this browser, not deleted: Export the unreadable copy gives it as a file. Rollbook starts afresh.`;
+    } else {
+      this.#fault("damaged", `${what}, and this browser has no room to set it aside: it is left as it was, and nothing new is kept until you choose. Export the unreadable copy to keep it, then Start afresh`);
+    }
+  }
+
+  #fault(trouble, said) {
+    this.trouble = trouble;
+    this.why = WHY[trouble];
+    this.problem = `${said}: ${this.why}. ${EXPORT_HINT}.`;
+    if (trouble === "damaged") this.problem = `${said}.`;
+  }
+
+  /** Whether this browser lets anything be written at all (some private modes refuse every write). */
+  #probe() {
+    const probe = `${this.key}.probe`;
+    try {
+      this.storage.setItem(probe, "1");
+      this.storage.removeItem?.(probe);
+    } catch (error) {
+      this.#fault(quota(error) ? "full" : "blocked", quota(error) ? "Nothing new is kept in this browser" : "Nothing is kept in this browser");
+    }
+  }
+
+  /** Reload after another tab changed the kept state (changes not saved here stay). */
   reload() {
-    this.state = this.#read();
+    if (!this.saved) return;
+    this.state = this.#fresh();
     this.#notify();
   }
 
@@ -368,97 +518,199 @@ export class KeptStore {
     for (const watcher of this.watchers) watcher(this);
   }
 
-  #set(state) {
-    this.state = state;
+  /** What is stored now: another tab may have written since this one read it. */
+  #fresh() {
+    const raw = this.#stored();
+    if (raw === undefined || raw === this.raw) return this.state;
+    return this.#parse(raw) ?? this.state;
+  }
+
+  /** Apply `step` (state -> state) to what is stored now, or to what is shown when storage is
+   *  behind it, and save. `what` names the change for a message ("Buck", "the roll 2d6").
+   *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why. */
+  #change(step, what, { allOrNothing = false } = {}) {
+    const base = this.saved ? this.#fresh() : this.state;
+    let next;
     try {
-      this.storage?.setItem(this.key, JSON.stringify({ rollbook: FORMAT, ...state }));
-      this.problem = null;
-    } catch {
-      this.problem = "could not save in this browser (its storage is full or blocked); export your data to keep it";
+      next = step(base);
+    } catch (error) {
+      if (base !== this.state) { this.state = base; this.#notify(); } // show what refused it
+      throw error;
     }
+    const saved = this.#write(next, what);
+    if (!saved && allOrNothing) {
+      if (base !== this.state) { this.state = base; this.#notify(); }
+      throw new KeptError(`nothing was kept: ${this.why}`);
+    }
+    this.state = next;
+    this.saved = saved;
     this.#notify();
+    return saved;
+  }
+
+  #write(state, what) {
+    if (this.trouble === "blocked" && !this.storage) return this.#notKept(what);
+    if (this.damaged && !this.damaged.aside) {
+      this.damaged.aside = this.#setAside(this.damaged.text);
+      if (!this.damaged.aside) return this.#notKept(what, "damaged");
+      this.#sayDamaged();
+    }
+    const text = JSON.stringify({ rollbook: FORMAT, ...state });
+    try {
+      this.storage.setItem(this.key, text);
+    } catch (error) {
+      return this.#notKept(what, quota(error) ? "full" : "blocked");
+    }
+    this.raw = text;
+    if (this.damaged) this.#sayDamaged();
+    else [this.trouble, this.why, this.problem] = [null, null, null];
+    return true;
+  }
+
+  #notKept(what, trouble = this.trouble) {
+    this.#fault(trouble, `${what[0].toUpperCase()}${what.slice(1)} was not kept in this browser`);
+    if (trouble === "damaged") this.problem = `${what[0].toUpperCase()}${what.slice(1)} was not kept in this browser: ${this.why}. Export the unreadable copy to keep it, then Start afresh; ${EXPORT_HINT}.`;
+    return false;
   }
 
   /** Add one roll (checked) at the end of the log; the oldest go beyond MAX_LOG. */
   addRoll(roll) {
     const checked = checkRoll(roll);
-    this.#set({ ...this.state, log: [...this.state.log, checked].slice(-MAX_LOG) });
+    this.#change((s) => ({ ...s, log: [...s.log.filter((r) => r.id !== checked.id), checked].slice(-MAX_LOG) }), `the roll ${checked.label}`);
     return checked;
   }
 
   /** Empty the log; returns the function that puts it back (the reader's "Undo"). */
   clearLog() {
     const before = this.state.log;
-    this.#set({ ...this.state, log: [] });
-    return () => this.#set({ ...this.state, log: [...before, ...this.state.log].slice(-MAX_LOG) });
+    this.#change((s) => ({ ...s, log: [] }), "clearing the log");
+    return () => this.#change((s) => {
+      const have = new Set(s.log.map((r) => r.id));
+      return { ...s, log: [...before.filter((r) => !have.has(r.id)), ...s.log].slice(-MAX_LOG) };
+    }, "the log brought back");
   }
 
-  /** Add or replace a character (by id). */
-  saveCharacter(character) {
-    return this.#putIn("characters", checkCharacter(character), MAX_CHARACTERS, "characters");
-  }
-
-  /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most `most`). */
-  #putIn(name, checked, most, what) {
-    const entries = this.state[name];
-    const replaces = entries.some((e) => e.id === checked.id);
-    if (!replaces && entries.length >= most) throw new KeptError(`at most ${most} ${what} are kept; delete one first`);
-    this.#set({ ...this.state, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] });
+  /** Add or replace a character (by id); `orActive`: it becomes the active one when none is
+   *  (in the same write). */
+  saveCharacter(character, { orActive = false } = {}) {
+    const checked = checkCharacter(character);
+    this.#putIn("characters", checked, MAX_CHARACTERS, "characters", checked.name,
+      (s) => (orActive && s.active === null ? { ...s, active: checked.id } : s));
     return checked;
+  }
+
+  /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most
+   *  `most`); `then` changes the result further. */
+  #putIn(name, checked, most, what, words, then = (s) => s) {
+    this.#change((s) => {
+      const entries = s[name];
+      const replaces = entries.some((e) => e.id === checked.id);
+      if (!replaces && entries.length >= most) throw new KeptError(`at most ${most} ${what} are kept; delete one first`);
+      return then({ ...s, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] });
+    }, words);
   }
 
   /** Delete a character; returns the function that brings it back (and makes it active again if it was). */
   deleteCharacter(id) {
-    const before = this.state;
-    this.#set({
-      ...this.state,
-      characters: this.state.characters.filter((c) => c.id !== id),
-      active: this.state.active === id ? null : this.state.active,
-    });
-    return () => this.#set({ ...this.state, characters: before.characters, active: before.active });
+    const character = this.state.characters.find((c) => c.id === id);
+    const at = this.state.characters.indexOf(character);
+    const wasActive = this.state.active === id;
+    this.#change((s) => ({ ...s, characters: s.characters.filter((c) => c.id !== id), active: s.active === id ? null : s.active }),
+      `deleting ${character?.name ?? "the character"}`);
+    return () => this.#change((s) => (!character || s.characters.some((c) => c.id === id) ? s
+      : { ...s, characters: putBack(s.characters, character, at, MAX_CHARACTERS), active: wasActive ? id : s.active }),
+    `${character?.name ?? "the character"} brought back`);
   }
 
   setActive(id) {
-    if (id !== null && !this.state.characters.some((c) => c.id === id)) throw new KeptError(`no character has the id ${id}`);
-    this.#set({ ...this.state, active: id });
+    this.#change((s) => {
+      if (id !== null && !s.characters.some((c) => c.id === id)) throw new KeptError("that character is no longer kept (deleted in another tab?)");
+      return { ...s, active: id };
+    }, "the active character");
   }
 
   /** Add or replace a foe template (by id). */
   saveFoe(foe) {
-    return this.#putIn("foes", checkFoe(foe), MAX_FOES, "foes");
+    const checked = checkFoe(foe);
+    this.#putIn("foes", checked, MAX_FOES, "foes", checked.name);
+    return checked;
   }
 
   /** Delete a foe template; returns the function that brings it back. */
   deleteFoe(id) {
-    const before = this.state.foes;
-    this.#set({ ...this.state, foes: this.state.foes.filter((f) => f.id !== id) });
-    return () => this.#set({ ...this.state, foes: before });
+    const foe = this.state.foes.find((f) => f.id === id);
+    const at = this.state.foes.indexOf(foe);
+    this.#change((s) => ({ ...s, foes: s.foes.filter((f) => f.id !== id) }), `forgetting ${foe?.name ?? "the foe"}`);
+    return () => this.#change((s) => (!foe || s.foes.some((f) => f.id === id) ? s : { ...s, foes: putBack(s.foes, foe, at, MAX_FOES) }),
+      `${foe?.name ?? "the foe"} brought back`);
   }
 
-  /** Keep the encounter being run (checked: see checkEncounter). */
-  saveEncounter(encounter) {
+  /** Keep the encounter being run (checked: see checkEncounter). `after`: the encounter state the
+   *  change was made from; when what is stored is another one (another tab moved the fight on),
+   *  the change is refused and the stored encounter is shown. */
+  saveEncounter(encounter, { after } = {}) {
     const checked = checkEncounter(encounter);
-    this.#set({ ...this.state, encounter: checked });
+    this.#change((s) => {
+      if (after !== undefined && JSON.stringify(s.encounter?.current ?? null) !== JSON.stringify(after)) {
+        throw new KeptError("the encounter changed in another tab: here it is now", { reason: "changed elsewhere" });
+      }
+      return { ...s, encounter: checked };
+    }, "the encounter's last step");
     return checked;
   }
 
   /** Forget the encounter; returns the function that brings it back. */
   clearEncounter() {
     const before = this.state.encounter;
-    this.#set({ ...this.state, encounter: null });
-    return () => this.#set({ ...this.state, encounter: before });
+    this.#change((s) => ({ ...s, encounter: null }), "ending the encounter");
+    return () => this.#change((s) => (s.encounter ? s : { ...s, encounter: before }), "the encounter brought back");
   }
 
   exportText(now = new Date()) {
     return exportKept(this.state, now);
   }
 
-  /** Import an exported file's text; throws KeptError (and changes nothing) for a bad file. */
-  importText(fileText) {
-    const { kept, added, skipped } = mergeKept(this.state, parseKeptFile(fileText));
-    this.#set(kept);
-    return { added, skipped };
+  /** The unreadable value set aside or held (as it was, for whoever can mend it), or null. */
+  damagedText() {
+    return this.damaged?.text ?? null;
   }
+
+  /** The player chose to start afresh: the unreadable value (held in memory, unsaved elsewhere)
+   *  is let go, or its backups removed once it was exported; what is shown is saved. */
+  forgetDamaged() {
+    for (const key of this.#backups()) {
+      try { this.storage.removeItem(key); } catch { /* left where it is */ }
+    }
+    this.damaged = null;
+    [this.trouble, this.why, this.problem] = [null, null, null];
+    this.saved = false; // what is shown goes over the unreadable value now
+    this.#change((s) => s, "what is on this page");
+  }
+
+  /** Import an exported file's text: all or nothing. Throws KeptError (and changes nothing) for
+   *  a bad file or when it cannot be saved; returns what was added, already kept and left out. */
+  importText(fileText) {
+    const imported = parseKeptFile(fileText);
+    let counts;
+    this.#change((s) => {
+      const { kept, ...rest } = mergeKept(s, imported);
+      counts = rest;
+      return kept;
+    }, "the file", { allOrNothing: true });
+    return counts;
+  }
+}
+
+/** `entry` back in `entries` where it was (at most `most`): an undone delete. */
+function putBack(entries, entry, at, most) {
+  const back = [...entries];
+  back.splice(Math.min(at, back.length), 0, entry);
+  return back.slice(0, most);
+}
+
+/** A write refused for lack of room (else the browser refuses every write). */
+function quota(error) {
+  return error?.name === "QuotaExceededError" || error?.code === 22 || /quota/i.test(String(error?.message));
 }
 
 /** A new id for a roll or a character: random, so two devices never clash on import. */

@@ -20,8 +20,10 @@ import "./elements/cyno-damage.js";
 import "./elements/encounter/tracker.js";
 import "./elements/table-mode.js";
 
+import { registerKeptNotice } from "./kept-notice.js";
 import { registerOffline } from "./offline.js";
 import { registerShortcuts } from "./shortcuts.js";
 
+registerKeptNotice();
 registerOffline();
 registerShortcuts();

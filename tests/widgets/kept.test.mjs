@@ -3,22 +3,36 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
+import { checkCharacter, checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_CHARACTERS, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
 
+// localStorage as two tabs of one browser share it: `full` makes every write fail as a full quota
+// does, `blocked` as a private mode does.
 class MemoryStorage {
-  constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; }
+  constructor(items = {}) { this.items = new Map(Object.entries(items)); this.full = false; this.blocked = false; this.writes = 0; }
+  get length() { return this.items.size; }
+  key(i) { return [...this.items.keys()][i] ?? null; }
   getItem(key) { return this.items.has(key) ? this.items.get(key) : null; }
-  setItem(key, value) { if (this.full) throw new Error("QuotaExceededError"); this.items.set(key, String(value)); }
+  setItem(key, value) {
+    if (this.blocked) throw Object.assign(new Error("The operation is insecure."), { name: "SecurityError" });
+    if (this.full) throw Object.assign(new Error("The quota has been exceeded."), { name: "QuotaExceededError" });
+    this.writes++;
+    this.items.set(key, String(value));
+  }
+  removeItem(key) { this.items.delete(key); }
 }
 
 const roll = (id, overrides = {}) => ({
   id, at: "2026-11-30T18:00:00.000Z", label: "2d6", expression: "2d6", vars: {}, seed: 7, total: 9, text: "2d6 (4, 5) = 9", page: "tools/roller/", link: null, ...overrides,
 });
 const scores = { STR: 80, DEX: 33, AGL: 95, CON: 46, INT: 89, PER: 95, WIS: 84, CHA: 68, COM: 1 };
-// An encounter as the engine writes it (only its outline matters here: the engine checks the rest).
+// An OpenCore combatant and an encounter as the engine writes them.
+const fighter = (id, name, overrides = {}) => ({
+  id, name, side: "players", initiative: null, con: 46, dex: 33, str: 80, hp: 30, hp_max: 30, armor: 40, armor_name: "Leather",
+  toughness: 5, fortitude: 0, attack_skill: 50, defense_skill: 30, weapon: "Sword", stabilized: false, acted: false, effects: [], ...overrides,
+});
 const fight = (round, overrides = {}) => ({
   encounter: 1, rules: "opencore", initiative: "individual", rulings: {}, round, turn: round ? 0 : null, order: [],
-  combatants: [{ id: "p1", name: "Buck", side: "players", hp: 30 }, { id: "o1", name: "Orc", side: "orcs", hp: 20 }],
+  combatants: [fighter("p1", "Buck", { side: "players", hp: 30 }), fighter("o1", "Orc", { side: "orcs", hp: 20 })],
   log: [], logged: 0, ...overrides,
 });
 const running = (overrides = {}) => ({
@@ -115,7 +129,7 @@ test("a damaged stored value is set aside under a backup key, not thrown away", 
   const storage = new MemoryStorage({ [STORAGE_KEY]: "{\"rollbook\": 1, \"log\": 7}" });
   const store = new KeptStore(storage);
   assert.deepEqual(store.log, []);
-  assert.match(store.problem, /could not be read \(log: expected a list, found 7\); it was set aside in this browser, not deleted/);
+  assert.match(store.problem, /could not be read \(log: expected a list, found 7\)\. It was set aside in this browser, not deleted/);
   const backup = [...storage.items.keys()].find((key) => key.startsWith(`${STORAGE_KEY}.damaged.`));
   assert.equal(storage.getItem(backup), "{\"rollbook\": 1, \"log\": 7}");
 });
@@ -126,7 +140,8 @@ test("a full storage keeps the roll in memory and says so", () => {
   storage.full = true;
   store.addRoll(roll("a"));
   assert.equal(store.log.length, 1);
-  assert.match(store.problem, /could not save in this browser .*export your data/);
+  assert.equal(store.saved, false);
+  assert.match(store.problem, /^The roll 2d6 was not kept in this browser: this browser's storage for this site is full\. Export to a file/);
 });
 
 test("an encounter is kept with its undo states, and a bad one is refused with its path", () => {
@@ -134,8 +149,8 @@ test("an encounter is kept with its undo states, and a bad one is refused with i
     [{ current: fight(1, { encounter: 2 }) }, /^encounter\.current\.encounter: not an encounter of version 1, found 2/],
     [{ current: fight(1, { rules: "d&d" }) }, /^encounter\.current\.rules: expected "opencore" or "cyno", found "d&d"/],
     [{ current: fight(-1) }, /^encounter\.current\.round: expected a number from 0/],
-    [{ current: fight(1, { combatants: [{ id: "p1", name: 5 }] }) }, /^encounter\.current\.combatants\[0\]\.name: expected text, found 5/],
-    [{ current: fight(1, { combatants: [{ id: "p1", name: "A" }, { id: "p1", name: "B" }] }) }, /^encounter\.current\.combatants\[1\]\.id: "p1" is used twice/],
+    [{ current: fight(1, { combatants: [fighter("p1", 5)] }) }, /^encounter\.current\.combatants\[0\]\.name: expected text, found 5/],
+    [{ current: fight(1, { combatants: [fighter("p1", "A"), fighter("p1", "B")] }) }, /^encounter\.current\.combatants\[1\]\.id: "p1" is used twice/],
     [{ undo: [fight(0), "x"] }, /^encounter\.undo\[1\]: expected a group of values, found "x"/],
     [{ undo: Array.from({ length: MAX_UNDO + 1 }, () => fight(0)) }, /^encounter\.undo: at most 20 entries/],
     [{ full: { p1: { armor: -1, toughness: 0 } } }, /^encounter\.full\.p1\.armor: expected a number from 0/],
@@ -220,4 +235,271 @@ test("foe templates are checked, kept, replaced by id, exported, imported and de
   assert.deepEqual(other.foes.map((f) => f.name), ["Goblin chief"]);
   undo();
   assert.deepEqual(other.foes.map((f) => f.name), ["Orc", "Goblin chief"]);
+});
+
+// --- storage blocked, full or damaged (issue 20) --------------------------------------------
+
+const ENGINE_WORDS = /JSON|null|undefined|object|rollbook\.kept|\.damaged\.|true|false|NaN/;
+
+test("blocked storage: said at once, before anything is kept, and nothing is said to be kept", () => {
+  const blocked = new MemoryStorage();
+  blocked.blocked = true;
+  const throwing = { getItem() { throw new Error("SecurityError"); }, setItem() { throw new Error("SecurityError"); } };
+  for (const storage of [null, throwing, blocked]) {
+    const store = new KeptStore(storage);
+    assert.equal(store.trouble, "blocked");
+    assert.match(store.problem, /^Nothing is kept in this browser: this browser does not let this site keep anything .*Export to a file keeps/);
+    store.addRoll(roll("a"));
+    assert.deepEqual(store.log.map((r) => r.id), ["a"]); // the visit still has it
+    assert.equal(store.saved, false);
+    assert.match(store.problem, /^The roll 2d6 was not kept in this browser/);
+    assert.doesNotMatch(store.problem, ENGINE_WORDS);
+  }
+  assert.equal(blocked.items.size, 0);
+});
+
+test("full storage: a character, a roll and an import are not said to be kept; an import changes nothing", () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  store.addRoll(roll("a"));
+  storage.full = true;
+  store.saveCharacter(character("c"));
+  assert.equal(store.saved, false);
+  assert.match(store.problem, /^Buck was not kept in this browser: this browser's storage for this site is full/);
+  const file = exportKept({ log: [roll("b")], characters: [], active: null, foes: [], encounter: null });
+  const before = store.state;
+  assert.throws(() => store.importText(file), (error) => error instanceof KeptError && /^nothing was kept: this browser's storage for this site is full$/.test(error.message));
+  assert.equal(store.state, before); // all or nothing
+  storage.full = false;
+  store.addRoll(roll("c"));
+  assert.equal(store.saved, true);
+  assert.equal(store.problem, null);
+  // what was shown but not kept is kept with the next write that works
+  assert.deepEqual(new KeptStore(storage).characters.map((c) => c.id), ["c"]);
+  assert.deepEqual(new KeptStore(storage).log.map((r) => r.id), ["a", "c"]);
+});
+
+test("full storage and a damaged value: it is never written over, and no backup is claimed that was not made", () => {
+  const damaged = "{\"rollbook\": 2, \"log\": [{\"id\": 1}]}";
+  const storage = new MemoryStorage({ [STORAGE_KEY]: damaged });
+  storage.full = true;
+  const store = new KeptStore(storage);
+  assert.equal(store.damaged.aside, false);
+  assert.match(store.problem, /could not be read \(roll 1 of the log, id: expected text, found 1\), and this browser has no room to set it aside: it is left as it was/);
+  assert.doesNotMatch(store.problem, /set aside in this browser|rollbook\.kept|damaged\./);
+  storage.full = false; // room for the roll, but the damaged value comes first
+  storage.setItem = function (key, value) {
+    if (key.includes(".damaged.")) throw Object.assign(new Error("full"), { name: "QuotaExceededError" });
+    MemoryStorage.prototype.setItem.call(this, key, value);
+  };
+  store.addRoll(roll("a"));
+  assert.equal(storage.getItem(STORAGE_KEY), damaged); // not written over
+  assert.equal(store.saved, false);
+  assert.match(store.problem, /^The roll 2d6 was not kept in this browser: what it kept before could not be read/);
+  assert.equal(store.damagedText(), damaged); // the panel exports it as it was
+  delete storage.setItem; // room again: set aside first, then the roll is kept
+  store.addRoll(roll("b"));
+  const backups = [...storage.items.keys()].filter((key) => key.includes(".damaged."));
+  assert.equal(backups.length, 1);
+  assert.equal(storage.getItem(backups[0]), damaged);
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).log.map((r) => r.id), ["a", "b"]);
+  assert.match(store.problem, /It was set aside in this browser, not deleted/); // still said, one roll later
+});
+
+test("a damaged value is set aside once: page loads find the backup and write no other", () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: "{\"rollbook\": 2, \"log\": 7}" });
+  for (let load = 0; load < 3; load++) new KeptStore(storage);
+  assert.equal([...storage.items.keys()].filter((key) => key.includes(".damaged.")).length, 1);
+  assert.equal(storage.writes, 1); // the one backup: a load that finds it writes nothing
+  const later = new KeptStore(storage);
+  later.addRoll(roll("a")); // written over, since it is set aside
+  const next = new KeptStore(storage); // a later page: the backup is still reported
+  assert.equal(next.trouble, "damaged");
+  assert.equal(next.damagedText(), "{\"rollbook\": 2, \"log\": 7}");
+  next.forgetDamaged();
+  assert.equal(next.problem, null);
+  assert.equal([...storage.items.keys()].filter((key) => key.includes(".damaged.")).length, 0);
+  assert.deepEqual(new KeptStore(storage).log.map((r) => r.id), ["a"]);
+});
+
+test("start afresh over a damaged value that could not be set aside: the player's choice writes over it", () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: "garbage" });
+  storage.full = true;
+  const store = new KeptStore(storage);
+  store.addRoll(roll("a"));
+  storage.full = false;
+  storage.setItem = function (key, value) { // still no room for the backup (it is bigger)
+    if (key.includes(".damaged.")) throw Object.assign(new Error("full"), { name: "QuotaExceededError" });
+    MemoryStorage.prototype.setItem.call(this, key, value);
+  };
+  store.forgetDamaged();
+  assert.equal(store.saved, true);
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).log.map((r) => r.id), ["a"]);
+});
+
+// --- imports: all or nothing, as deep as storage ---------------------------------------------
+
+test("an imported encounter with one bad combatant field is refused before anything is replaced", () => {
+  const cases = [
+    [{ hp: "lots" }, /^encounter\.current\.combatants\[0\]\.hp: expected a whole number, found "lots"/, "the encounter, combatant 1, hp"],
+    [{ hp_max: 1e400 }, /hp_max: expected a whole number/, null],
+    [{ armor: null }, /armor: expected a whole number, found nothing/, null],
+    [{ stabilized: "no" }, /stabilized: expected yes or no, found "no"/, null],
+    [{ effects: [{ rounds: 1 }] }, /effects\[0\]\.kind: expected text/, "the encounter, combatant 1, effect 1, kind"],
+    [{ toughness: undefined }, /toughness: is missing/, null],
+  ];
+  for (const [overrides, message, words] of cases) {
+    const bad = running({ current: fight(2, { combatants: [fighter("p1", "Buck", overrides)] }) });
+    const file = JSON.stringify({ rollbook: 2, encounter: bad });
+    const store = new KeptStore(new MemoryStorage());
+    store.saveEncounter(running());
+    assert.throws(() => store.importText(file), (error) => {
+      assert.match(error.message, message);
+      if (words) assert.equal(placeWords(error.path), words);
+      return error instanceof KeptError;
+    });
+    assert.deepEqual(store.encounter, running());
+  }
+  const cyno = fight(1, { rules: "cyno", combatants: [{ id: "a", name: "Ash", side: "x", initiative: 3, reflex: 1, coordination: 1, stress: 0, actions: 2,
+    actions_left: 2, weaponry_skill: null, hand_to_hand_skill: 40, weapon_damage: "1d6", weapon_level: "L", static: false, level: "L", dp: "x", dp_max: 9, effects: [] }] });
+  assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: cyno }) }), /combatants\[0\]\.dp: expected a whole number/);
+  assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: fight(1, { order: ["ghost"] }) }) }), /encounter\.current\.order: the turn order/);
+  assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: fight(1, { order: ["p1"], turn: 3 }) }) }), /encounter\.current\.turn: expected a number from 0 to 0/);
+});
+
+test("two characters (or rolls, or foes) with one id in a file are refused: deleting one never deletes both", () => {
+  const file = JSON.stringify({ rollbook: 2, characters: [character("c"), character("c", { name: "Twin" })], active: "c" });
+  assert.throws(() => parseKeptFile(file), (error) => error.path === "characters[1]"
+    && `${placeWords(error.path)}: ${error.reason}` === "character 2: the same character as character 1 a second time");
+  assert.throws(() => parseKeptFile(JSON.stringify({ rollbook: 2, log: [roll("a"), roll("b"), roll("a")] })), /log\[2\]: the same roll as roll 1/);
+  assert.throws(() => parseKeptFile(JSON.stringify({ rollbook: 2, foes: [goblin("g"), goblin("g")] })), /foes\[1\]: the same kept foe/);
+});
+
+test("merging with 100 characters kept: none taken, and the count says so", () => {
+  const many = Array.from({ length: MAX_CHARACTERS }, (_, i) => checkCharacter(character(`k${i}`)));
+  const coming = Array.from({ length: 5 }, (_, i) => checkCharacter(character(`n${i}`)));
+  const { kept, added, left } = mergeKept({ log: [], characters: many, active: null, foes: [], encounter: null },
+    { log: [], characters: [...coming, many[0]], active: null, foes: [], encounter: null });
+  assert.equal(kept.characters.length, MAX_CHARACTERS);
+  assert.equal(added.characters, 0);
+  assert.equal(left.characters, 5);
+  const some = mergeKept({ log: [], characters: many.slice(0, 97), active: null, foes: [], encounter: null },
+    { log: [], characters: coming, active: null, foes: [], encounter: null });
+  assert.deepEqual([some.added.characters, some.left.characters], [3, 2]);
+});
+
+test("imported rolls never push out kept ones unsaid: the newest by time stay, and what was left out is counted", () => {
+  const at = (minute) => `2026-11-30T${String(10 + Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:00.000Z`;
+  const keptLog = Array.from({ length: 50 }, (_, i) => checkRoll(roll(`k${i}`, { at: at(300 + i) }))); // the newest
+  const file = Array.from({ length: MAX_LOG }, (_, i) => checkRoll(roll(`f${i}`, { at: at(i) })));
+  const { kept, added, left } = mergeKept({ log: keptLog, characters: [], active: null, foes: [], encounter: null },
+    { log: file, characters: [], active: null, foes: [], encounter: null });
+  assert.equal(kept.log.length, MAX_LOG);
+  assert.ok(keptLog.every((r) => kept.log.includes(r)));
+  assert.deepEqual([added.rolls, left.rolls, left.keptRolls], [150, 50, 0]);
+  const newer = mergeKept({ log: keptLog, characters: [], active: null, foes: [], encounter: null },
+    { log: file.map((r) => ({ ...r, at: at(400 + Number(r.id.slice(1))) })), characters: [], active: null, foes: [], encounter: null });
+  assert.deepEqual([newer.added.rolls, newer.left.rolls, newer.left.keptRolls], [MAX_LOG, 0, 50]); // counted: the page says it
+});
+
+// --- two tabs -------------------------------------------------------------------------------
+
+test("two tabs keep characters and roll at the same moment: both changes are kept", () => {
+  const storage = new MemoryStorage();
+  const [a, b] = [new KeptStore(storage), new KeptStore(storage)]; // neither has heard the other (no storage event yet)
+  a.saveCharacter(character("ca", { name: "Ash" }));
+  b.saveCharacter(character("cb", { name: "Birch" }));
+  a.addRoll(roll("ra"));
+  b.addRoll(roll("rb"));
+  const stored = new KeptStore(storage);
+  assert.deepEqual(stored.characters.map((c) => c.name), ["Ash", "Birch"]);
+  assert.deepEqual(stored.log.map((r) => r.id), ["ra", "rb"]);
+  a.deleteCharacter("cb"); // deleted where it was never seen: only that one goes
+  assert.deepEqual(new KeptStore(storage).characters.map((c) => c.name), ["Ash"]);
+});
+
+test("two tabs advance one encounter: the later step is refused, and the encounter shown is the stored one", () => {
+  const storage = new MemoryStorage();
+  const [a, b] = [new KeptStore(storage), new KeptStore(storage)];
+  a.saveEncounter(running({ current: fight(1), undo: [] }));
+  b.reload();
+  const from = b.encounter.current;
+  a.saveEncounter(running({ current: fight(2), undo: [fight(1)] }), { after: from });
+  let heard = 0;
+  b.watch(() => heard++);
+  assert.throws(() => b.saveEncounter(running({ current: fight(3), undo: [fight(1)] }), { after: from }),
+    (error) => error instanceof KeptError && error.message === "the encounter changed in another tab: here it is now");
+  assert.equal(heard, 1);
+  assert.deepEqual(b.encounter.current, fight(2));
+  assert.deepEqual(new KeptStore(storage).encounter.current, fight(2));
+});
+
+// A small property test (no dependency): many random interleavings of two tabs' changes, each
+// tab's change kept or refused, never lost.
+function random(seed) {
+  return () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+}
+
+test("any interleaving of two tabs' rolls, characters and deletes loses nothing", () => {
+  for (let run = 0; run < 200; run++) {
+    const next = random(run + 1);
+    const storage = new MemoryStorage();
+    const tabs = [new KeptStore(storage), new KeptStore(storage)];
+    const rolls = new Set();
+    const characters = new Set();
+    for (let step = 0; step < 30; step++) {
+      const tab = tabs[Math.floor(next() * 2)];
+      const choice = next();
+      const id = `${run}-${step}`;
+      if (choice < 0.5) { tab.addRoll(roll(id)); rolls.add(id); }
+      else if (choice < 0.8) { tab.saveCharacter(character(id)); characters.add(id); }
+      else if (choice < 0.9 && characters.size) { const gone = [...characters][Math.floor(next() * characters.size)]; tab.deleteCharacter(gone); characters.delete(gone); }
+      else tabs[Math.floor(next() * 2)].reload();
+    }
+    const stored = new KeptStore(storage);
+    assert.deepEqual(new Set(stored.log.map((r) => r.id)), rolls);
+    assert.deepEqual(new Set(stored.characters.map((c) => c.id)), characters);
+  }
+});
+
+test("the import reader, over many damaged copies of a good file: a KeptError in a player's words, or a value that reads back the same", () => {
+  const good = { rollbook: 2, log: [roll("a")], characters: [character("c")], active: "c", foes: [goblin("g")], encounter: running() };
+  const junk = [null, "lots", -1, 1.5, 1e400, [], {}, true, "x".repeat(3000), "__proto__", NaN];
+  let refused = 0;
+  for (let run = 0; run < 500; run++) {
+    const next = random(run + 7);
+    const value = structuredClone(good);
+    // walk to a random place and put a junk value there
+    let at = value;
+    for (let depth = 0; depth < 6; depth++) {
+      const keys = Object.keys(at);
+      const key = keys[Math.floor(next() * keys.length)];
+      if (depth === 5 || typeof at[key] !== "object" || at[key] === null || !Object.keys(at[key]).length || next() < 0.3) {
+        at[key] = junk[Math.floor(next() * junk.length)];
+        break;
+      }
+      at = at[key];
+    }
+    let read;
+    try {
+      read = parseKeptFile(JSON.stringify(value));
+    } catch (error) {
+      assert.ok(error instanceof KeptError, String(error));
+      assert.ok(error.path, error.message);
+      assert.doesNotMatch(`${placeWords(error.path)}: ${error.reason}`, /JSON|Unexpected token|undefined|\[object/);
+      refused++;
+      continue;
+    }
+    assert.deepEqual(parseKeptFile(exportKept(read)), read);
+  }
+  assert.ok(refused > 200, `only ${refused} refused`);
+});
+
+test("the first character kept becomes the active one in the same write", () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage);
+  store.saveCharacter(character("a"), { orActive: true });
+  store.saveCharacter(character("b", { name: "Birch" }), { orActive: true });
+  assert.equal(storage.writes, 1 + 2); // the probe, then one write each
+  assert.equal(new KeptStore(storage).active.id, "a");
 });

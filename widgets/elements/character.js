@@ -14,6 +14,7 @@ import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { KeptError, newId } from "../kept.js";
+import { keptNotice } from "../kept-notice.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { ABILITY_NAMES, sheetDetails, sheetSummary } from "./character-sheet.js";
@@ -209,14 +210,17 @@ class CharacterGenerator extends RollbookElement {
     const now = new Date().toISOString();
     const { rolled, hp_roll } = this.answer.result;
     try {
+      const first = kept.active === null;
       const character = kept.saveCharacter({
         id: this.draft.id ?? newId(), name, scores: rolled, rolled: null, hp_roll, locked: [...this.draft.locked],
         options: {}, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
-      });
-      const first = kept.active === null;
-      if (first) kept.setActive(character.id); // the first one kept is the one the rules text uses
+      }, { orActive: true }); // the first one kept is the one the rules text uses
       this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
       this.shared = false;
+      if (!kept.saved) {
+        // on this page for the visit only: said at once, never "kept"
+        return this.#say(`${character.name} was not kept in this browser: ${kept.why}. It stays on this page until you close it${first ? " (and is the active character)" : ""}; Export to a file keeps it.`, { problem: true });
+      }
       this.#say(`${character.name} is kept in this browser${first ? " and is the active character" : ""}.`);
     } catch (error) {
       this.#say(error instanceof KeptError ? error.message : `could not keep the character (${error.message})`, { problem: true });
@@ -354,7 +358,7 @@ class CharacterGenerator extends RollbookElement {
     const active = kept.active;
     return html`<section class="rollbook-character__kept" aria-labelledby="rollbook-kept-characters">
       <h2 id="rollbook-kept-characters">Kept characters</h2>
-      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${keptNotice(this)}
       ${kept.characters.length ? html`<ul class="rollbook-character__list">${kept.characters.map((character) => html`<li>
         <p><strong class="rollbook-character__who">${character.name}</strong>
           ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>

@@ -5,7 +5,8 @@
 
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { revealProblem } from "../field-problem.js";
-import { KeptError, placeWords } from "../kept.js";
+import { KeptError, MAX_CHARACTERS, MAX_FOES, MAX_LOG, placeWords } from "../kept.js";
+import { exportKept, keptNotice } from "../kept-notice.js";
 import { kept } from "../session.js";
 
 function plural(n, word) {
@@ -20,8 +21,20 @@ function encounterWords(encounter) {
 /** Why a file was refused, in a player's words: the file as a whole, or the place in it. */
 function whyRefused(error) {
   if (!(error instanceof KeptError)) return "this browser could not read the file; try choosing it again";
-  if (error.path === "file") return error.reason;
+  if (error.path === "file" || error.path === null) return error.reason;
   return `this Rollbook export has a part that cannot be used (${placeWords(error.path)}: ${error.reason}); it may have been changed by hand`;
+}
+
+/** What an import left out, and why: the limits of what is kept. */
+function leftOut(left) {
+  const said = [];
+  if (left.characters) said.push(`${plural(left.characters, "character")} from the file not taken: at most ${MAX_CHARACTERS} characters are kept (delete some here, then import the file again)`);
+  if (left.foes) said.push(`${plural(left.foes, "foe")} from the file not taken: at most ${MAX_FOES} foes are kept`);
+  if (left.rolls || left.keptRolls) {
+    const whose = [left.rolls && `${left.rolls} from the file`, left.keptRolls && `${left.keptRolls} kept here before`].filter(Boolean).join(" and ");
+    said.push(`the log keeps the newest ${MAX_LOG} rolls, so the older ${plural(left.rolls + left.keptRolls, "roll")} (${whose}) were left out`);
+  }
+  return said.length ? ` Not taken: ${said.join("; ")}.` : "";
 }
 
 class KeptData extends RollbookElement {
@@ -32,12 +45,7 @@ class KeptData extends RollbookElement {
   }
 
   #export() {
-    const blob = new Blob([kept.exportText()], { type: "application/json" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = `rollbook-${new Date().toISOString().slice(0, 10)}.json`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    exportKept();
     this.message = { text: `Exported ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.` };
     this.update();
   }
@@ -48,12 +56,13 @@ class KeptData extends RollbookElement {
     if (!file) return;
     try {
       const had = kept.encounter !== null;
-      const { added, skipped } = kept.importText(await file.text());
+      const { added, skipped, left } = kept.importText(await file.text());
       const already = skipped.rolls + skipped.characters + skipped.foes + skipped.encounter;
       this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
         + (added.foes ? `, ${plural(added.foes, "foe")}` : "")
         + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
-        + (already ? ` (${already} already kept here, left as they are).` : ".") };
+        + (already ? ` (${already} already kept here, left as they are).` : ".")
+        + leftOut(left) };
     } catch (error) {
       this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
@@ -64,7 +73,8 @@ class KeptData extends RollbookElement {
   view() {
     const refused = Boolean(this.message?.problem);
     return html`<div class="rollbook-kept">
-      <p>Kept here: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
+      ${keptNotice(this)}
+      <p>${kept.saved && kept.trouble !== "blocked" ? "Kept here" : "On this page, not kept in this browser"}: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
         <label class="md-button rollbook-file">Import a file

@@ -5,6 +5,7 @@
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { shareLink, sitePage } from "../links.js";
 import { breakdown } from "./dice.js";
+import { keptNotice } from "../kept-notice.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 
 const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
@@ -64,7 +65,7 @@ class RollLog extends RollbookElement {
         ${entries.length ? html`<button type="button" class="md-button" @click=${() => this.#clear()}>Clear log</button>` : nothing}
         ${this.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => this.#undo()}>Undo clear</button>` : nothing}
       </div>
-      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${keptNotice(this)}
       ${this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing}
       <div role="log" aria-live="polite" aria-labelledby="rollbook-log-title"><ol class="rollbook-log__entries">
         ${entries.map((entry) => html`<li class="rollbook-log__entry">

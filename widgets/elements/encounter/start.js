@@ -48,7 +48,8 @@ export async function begin(t, event) {
   t.ended = null;
   t.problem = null;
   t.shown = answer.result.encounter;
-  if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() })) {
+  // started from none: refused when another tab started one meanwhile
+  if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() }, null)) {
     t.statusFrom(answer.result.status);
     t.step = { title: "Encounter started", events: answer.result.events };
     t.said = "Encounter started. Add the combatants, then roll initiative.";

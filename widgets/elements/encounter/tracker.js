@@ -18,6 +18,7 @@ import { define, html, nothing, RollbookElement } from "../../element.js";
 import { fieldInError, revealProblem } from "../../field-problem.js";
 import { KeptError, MAX_UNDO } from "../../kept.js";
 import { readQuery } from "../../links.js";
+import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
@@ -104,7 +105,17 @@ class EncounterTracker extends RollbookElement {
 
   /** One step: ask `command` with the current encounter; keep the answer's encounter and the
    *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
-  async run(command, args, { rolls = false, title = null, form = null, blame = null } = {}) {
+  async run(command, args, options = {}) {
+    if (this.busy || !kept.encounter) return null;
+    // One step at a time across this browser's tabs (Web Locks): a tab's step reads the
+    // encounter after the other tab's step was kept, and the store refuses one made from an
+    // older state (kept.js saveEncounter) where the platform has no locks.
+    return globalThis.navigator?.locks ? navigator.locks.request("rollbook-encounter-step", () => this.#step(command, args, options))
+      : this.#step(command, args, options);
+  }
+
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null }) {
+    kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (this.busy || !fight) return null;
     this.busy = true;
@@ -133,7 +144,7 @@ class EncounterTracker extends RollbookElement {
       full,
       seed: rolls && fight.seed !== null ? fight.seed + 1 : fight.seed,
       updated: new Date().toISOString(),
-    })) return null;
+    }, fight.current)) return null;
     this.statusFrom(result.status);
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
     const heading = typeof title === "function" ? title(result) : title;
@@ -143,9 +154,11 @@ class EncounterTracker extends RollbookElement {
     return { result, seed };
   }
 
-  keep(fight) {
+  /** Keep `fight`, the step made from the encounter state `after` (when it is not the one
+   *  stored now, another tab moved the fight on: refused, and the stored one is shown). */
+  keep(fight, after) {
     try {
-      kept.saveEncounter(fight);
+      kept.saveEncounter(fight, after === undefined ? {} : { after });
       return true;
     } catch (error) {
       this.refused(null, { message: error instanceof KeptError ? `Not kept: ${error.message}` : String(error) });
@@ -213,7 +226,7 @@ class EncounterTracker extends RollbookElement {
     const fight = kept.encounter;
     if (!fight?.undo.length || this.busy) return;
     const previous = fight.undo.at(-1);
-    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() })) {
+    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() }, fight.current)) {
       this.problem = null;
       this.step = { title: "Undone", events: [] };
       this.said = `Undone. ${this.#turnWords(previous)}`;
@@ -243,7 +256,7 @@ class EncounterTracker extends RollbookElement {
     return html`
       ${this.engineNotice()}
       <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
-      ${kept.problem ? html`<p class="rollbook-problem">${kept.problem}</p>` : nothing}
+      ${keptNotice(this)}
       ${fight ? this.#fightView(fight) : startView(this)}`;
   }
 
