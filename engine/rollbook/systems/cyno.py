@@ -284,7 +284,8 @@ def exact_location(weaponry_skill: int, roll: int) -> bool:
 
 
 def critical_damage(damage: int) -> int:
-    """A critical strike does double damage."""
+    """A critical strike does double damage: the total rolled, times 2, in the weapon's units
+    (ruling cyno-critical-doubles-the-roll)."""
     return damage * CRITICAL_DAMAGE_MULTIPLIER
 
 

@@ -20,7 +20,7 @@ def test_every_named_reading_is_a_ruling_cited_by_the_engine():
     for ruling_id in ("opencore-substance-flaw-past-protection", "opencore-self-injury-critical",
                       "opencore-self-injury-fortitude", "opencore-mental-power-full-damage",
                       "opencore-fumble-multiplies-the-hit", "codex-automatic-success-no-rank",
-                      "cyno-weaponry-skill-left-out"):
+                      "cyno-weaponry-skill-left-out", "cyno-critical-doubles-the-roll"):
         ruling = rulings.get(ruling_id)
         assert "\"" in ruling.question and ruling.alternative, ruling_id  # the seed's words, and the other reading
 
@@ -88,3 +88,9 @@ def test_a_strike_without_a_weaponry_skill_adds_nothing_and_cannot_aim():
     aimed = answer("cyno strike", roll=12, aim=1, skill=70, location_roll=50)
     assert aimed["total"] == 14  # +1 for the skill line, +1 for the aiming
 
+
+
+def test_a_critical_doubles_the_damage_rolled_once():
+    rolled = answer("cyno strike", roll=19, damage="2d6", seed=3)
+    assert rolled["critical"] and rolled["damage_dice"] == "2d6 (2, 5) = 7" and rolled["damage"] == 14
+    assert answer("cyno strike", roll=12, damage="7")["damage"] == 7  # the same dice on a plain hit
