@@ -141,9 +141,9 @@ export class RollbookTool extends RollbookElement {
     this.answer = answer;
     this.asked = { values, seed, shared };
     if (answer.ok && !shared && seed !== null) {
-      const { label, total } = this.kept(answer.result, values);
+      const { label, total, total_text } = this.kept(answer.result, values);
       const link = this.link(values, seed);
-      keepResult({ label, total, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
+      keepResult({ label, total, total_text, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
     }
     this.update();
     requestAnimationFrame(() => this.#reveal(linked));

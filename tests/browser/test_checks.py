@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
-from rollbook import api
+from rollbook import api, rulings
+from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
 
@@ -114,6 +115,39 @@ def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_char
     take = widget.get_by_label("Roll or take")
     expect(take).to_have_attribute("aria-invalid", "true")
     expect(take).to_be_focused()
+
+
+def test_the_gms_rulings_switch_by_their_titles_and_go_into_the_link(phone, base_url: str) -> None:
+    """Automatic failure and the take 10/20 conditions, under More options by their rulings' titles."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    widget = codex(page)
+    widget.get_by_label("Skill modifier").fill("2")
+    widget.get_by_label("DC", exact=True).fill("25")
+    open_more_options(widget)
+    failing = widget.get_by_label(rulings.get("codex-automatic-failure").title)
+    expect(failing).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the title, asked of the engine
+    failing.select_option("true")
+    widget.get_by_role("button", name="Roll the check").click()
+    expect(widget.locator(".rollbook-verdict")).to_have_text("Automatic failure", timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.locator(".rollbook-die")).to_have_count(0)  # a 20 could not reach 25: nothing is rolled
+    (entry,) = kept_log(page)
+    assert entry["text"] == engine("codex check", modifier=2, dc=25, impossible_fails=True, seed=entry["seed"])["text"]
+    assert parse_qs(urlsplit(entry["link"]).query)["impossible_fails"] == ["true"]
+
+    # The table keeps the take 10/20 conditions itself: no tick asked for, taking 10 is answered.
+    widget.get_by_label("DC", exact=True).fill("10")
+    widget.get_by_label("Roll or take").select_option("10")
+    safe = widget.get_by_label("Not threatened or distracted (may take 10 or 20)")
+    expect(safe).to_be_visible()
+    widget.get_by_label(rulings.get("codex-take-conditions").title).select_option("trusted")
+    expect(safe).to_have_count(0)
+    widget.get_by_role("button", name="Roll the check").click()
+    expect(widget.locator(".rollbook-verdict")).to_have_text("Success", timeout=ENGINE_TIMEOUT_MS)
+    assert answer_total(widget) == "12"
+    link = widget.get_by_role("link", name="Link to this result").get_attribute("href")
+    assert parse_qs(urlsplit(link).query)["take_conditions"] == ["trusted"]
+    assert engine_words(widget.inner_text()) == []
 
 
 def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base_url: str) -> None:

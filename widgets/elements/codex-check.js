@@ -1,7 +1,9 @@
 // <rollbook-codex-check>: an Ogre CharacterCodex skill check. The modifier and the DC (typed, or
-// a complexity from the DC table, asked of "codex dc"), a plain roll or take 10 / 10+ / 20; the
-// exact chance of success before rolling ("codex odds"), then the d20 chain die by die, the total
-// and the outcome with its rank ("codex check").
+// a complexity from the DC table, asked of "codex dc"), a plain roll, take 10 / 10+ / 20 or an
+// automatic success; the exact chance of success before rolling ("codex odds"), then the d20 chain
+// die by die, the total and the outcome with its rank ("codex check"). The GM's two rulings
+// (automatic failure, the take 10/20 conditions) fold away under More options, each shown by its
+// title (asked of "rulings") and sent as the ruling's option.
 
 import { ask } from "../engine.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
@@ -12,9 +14,13 @@ const TAKES = [
   { value: "10", label: "Take 10" },
   { value: "10+", label: "Take 10+ (rolls under 10 count as 10)" },
   { value: "20", label: "Take 20" },
+  { value: "automatic", label: "Automatic success (the modifier is at least the DC)" },
 ];
+const TAKEN = (take) => take === "10" || take === "20"; // the takes with conditions
+const RULINGS = "The GM's rulings";
 
 function outcome(result) {
+  if (result.automatic) return `Automatic ${result.automatic}`;
   if (result.total_success) return `Total success, rank ${result.success_rank}`;
   if (result.total_failure) return `Total failure, rank ${result.failure_rank}`;
   return result.success ? "Success" : "Failure";
@@ -27,10 +33,15 @@ class CodexCheck extends RollbookTool {
 
   connected() {
     this.complexities = [];
+    this.titles = new Map(); // ruling id -> its title: a ruling is shown by its title
     this.odds = null; // the engine's "codex odds" answer for the inputs as they are
     super.connected();
     tableRows("codex.dc").then((rows) => {
       this.complexities = rows;
+      this.update();
+    });
+    ask({ command: "rulings", args: {} }).then((answer) => {
+      if (answer.ok) this.titles = new Map(answer.result.rulings.map((r) => [r.id, r.title]));
       this.update();
     });
     this.#askOdds();
@@ -45,8 +56,16 @@ class CodexCheck extends RollbookTool {
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
       { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool",
-        hidden: (v) => !v.take },
+        hidden: (v) => !TAKEN(v.take) || v.take_conditions === "trusted" },
       { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
+      { name: "impossible_fails", label: this.titles?.get("codex-automatic-failure") ?? "Automatic failure", kind: "choice",
+        section: RULINGS, wide: true, initial: "", help: "when even a 20 could not reach the DC",
+        options: [{ value: "", label: "Not used: roll the check" },
+          { value: "true", label: "Used: fail without rolling" }] },
+      { name: "take_conditions", label: this.titles?.get("codex-take-conditions") ?? "Taking 10 or 20", kind: "choice",
+        section: RULINGS, wide: true, initial: "asked", help: "the tick “Not threatened or distracted” before taking 10 or 20",
+        options: [{ value: "asked", label: "Yes: ask for the tick" },
+          { value: "trusted", label: "No: the player’s choice" }] },
     ];
   }
 
@@ -62,13 +81,18 @@ class CodexCheck extends RollbookTool {
   }
 
   #args(values) {
-    return given({ modifier: typed(values.modifier), dc: typed(values.dc), take: values.take || undefined });
+    const take = values.take === "automatic" ? undefined : values.take || undefined;
+    return given({ modifier: typed(values.modifier), dc: typed(values.dc), take });
   }
 
   #checkArgs(values) {
-    // the two ticks are shown (and sent) only with the take they are about
-    return given({ ...this.#args(values), safe: (values.take && values.safe) || undefined,
-      failure_has_cost: (values.take === "20" && values.failure_has_cost) || undefined });
+    // the two ticks are shown (and sent) only with the take they are about; a ruling only when switched
+    const trusted = values.take_conditions === "trusted";
+    return given({ ...this.#args(values), automatic: values.take === "automatic" || undefined,
+      safe: (TAKEN(values.take) && !trusted && values.safe) || undefined,
+      failure_has_cost: (values.take === "20" && values.failure_has_cost) || undefined,
+      impossible_fails: values.impossible_fails === "true" || undefined,
+      take_conditions: trusted ? "trusted" : undefined });
   }
 
   async #askOdds() {
@@ -89,30 +113,32 @@ class CodexCheck extends RollbookTool {
     return html`<p class="rollbook-chance" aria-live="polite">
       <strong>Chance of success: ${chanceText(chances.success)}</strong>;
       total success ${percent(chances.total_success)}, total failure ${percent(chances.total_failure)}
-      ${automatic ? html`<br>The modifier is at least the DC: the character may succeed automatically without rolling.` : nothing}</p>`;
+      ${automatic ? html`<br>The modifier is at least the DC: the character may succeed automatically without rolling (Roll or take: Automatic success).` : nothing}</p>`;
   }
 
   details(result) {
     const dc = html`${result.modifier >= 0 ? "+" : ""}${result.modifier} vs DC ${result.dc}`;
     return html`
-      ${verdict(dc, result.total, outcome(result))}
+      ${verdict(dc, result.total ?? "no roll", outcome(result))}
       ${result.chain.length ? html`<ul class="rollbook-dice" aria-label="the d20s, in order">${result.chain.map((link) => html`
         <li class="rollbook-die ${link.open_ended ? "rollbook-die--exploded" : ""}">
           <span class="rollbook-die__face">${link.roll}${link.open_ended ? "!" : ""}</span><span class="rollbook-die__kind">d20</span>
           <span class="rollbook-die__status">${link.note}</span></li>`)}</ul>`
-        : html`<p>Taking ${result.take}: no die rolled.</p>`}
+        : html`<p>${result.automatic ? `Automatic ${result.automatic}` : `Taking ${result.take}`}: no die rolled.</p>`}
       <p class="rollbook-meaning">${result.meaning}</p>
       ${result.time_multiplier > 1 || result.penalties_incurred ? html`<ul class="rollbook-facts">
         ${result.time_multiplier > 1 ? html`<li>Taking ${result.take} takes <strong>${result.time_multiplier} times as long</strong> as a single check.</li>` : nothing}
         ${result.penalties_incurred ? html`<li>The character <strong>incurs the failure's penalties</strong> before completing the task.</li>` : nothing}
       </ul>` : nothing}
       <p>Chance of success was ${chanceText(result.chance)}.
-        ${result.impossible_on_20 ? "A natural 20 alone could not succeed: the GM may rule automatic failure." : nothing}</p>`;
+        ${result.impossible_on_20 && !result.automatic ? "A natural 20 alone could not succeed: the GM may rule automatic failure." : nothing}</p>`;
   }
 
   kept(result, values) {
-    const take = values.take ? ` (take ${values.take})` : "";
-    return { label: `Check ${result.modifier >= 0 ? "+" : ""}${result.modifier} vs DC ${result.dc}${take}: ${outcome(result)}`, total: result.total };
+    const take = result.take ? ` (take ${result.take})` : "";
+    // an automatic result has no total: the log shows "no roll"
+    return { label: `Check ${result.modifier >= 0 ? "+" : ""}${result.modifier} vs DC ${result.dc}${take}: ${outcome(result)}`,
+      total: result.total ?? 0, total_text: result.total === null ? "no roll" : undefined };
   }
 }
 

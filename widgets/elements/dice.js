@@ -16,6 +16,8 @@ function dieStatus(die) {
   if (die.success === true) words.push("success");
   if (die.success === false) words.push("no success");
   if (die.clamped_from !== undefined) words.push(`${die.clamped_from} counted as ${die.value}`);
+  if (die.penalty && !die.chain) words.push(`penetrating: showed ${die.value + die.penalty}, counts ${die.value}`);
+  if (die.penalty && die.chain) words.push(`penetrating: each extra roll counts ${die.penalty} less`);
   if (die.matched) words.push("matches");
   return words;
 }
@@ -84,21 +86,25 @@ export function errorView(error, typed, id, label = null) {
   </div>`;
 }
 
-// The engine's marks in a breakdown: ~~dropped~~, **a success**, _a failure_. A critical's own
-// mark (20**, 1__) follows a number with no closing pair, and stays as written.
-const MARKS = /~~(.+?)~~|(?<![\w*])\*\*(?=[^\s*])(.+?)\*\*(?!\*)|(?<![\w_])_(?=[^\s_])(.+?)_(?![\w])/g;
+// The engine's marks in a breakdown: ~~dropped~~, **a success**, _a failure_, a face rolled
+// again 1↻ (before the face it ended on). A critical's own mark (20**, 1__) follows a number with
+// no closing pair, and stays as written; 6→5 (a face that counts another number) and 6! read as
+// they are.
+const MARKS = /~~(.+?)~~|(?<![\w*])\*\*(?=[^\s*])(.+?)\*\*(?!\*)|(?<![\w_])_(?=[^\s_])(.+?)_(?![\w])|(-?\d+)↻/g;
 
 /** The engine's one-line breakdown, "5d10>7 (**8**, 1, ~~2~~, _3_) = 1", with its marks as
- *  elements: struck through and said "dropped", <strong> a success, <em> a failure. Text nodes
- *  only (lit-html escapes each part), never the engine's text as HTML. */
+ *  elements: struck through and said "dropped", <strong> a success, <em> a failure, a rerolled
+ *  face struck through with its ↻ and said "rerolled". Text nodes only (lit-html escapes each
+ *  part), never the engine's text as HTML. */
 export function breakdown(text) {
   const parts = [];
   let at = 0;
   const source = String(text);
   for (const match of source.matchAll(MARKS)) {
     if (match.index > at) parts.push(source.slice(at, match.index));
-    const [, dropped, success, failure] = match;
-    if (dropped !== undefined) parts.push(html`<s>${breakdown(dropped)}</s><span class="rollbook-visually-hidden"> (dropped)</span>`);
+    const [, dropped, success, failure, rerolled] = match;
+    if (rerolled !== undefined) parts.push(html`<s class="rollbook-rerolled">${rerolled}</s>↻<span class="rollbook-visually-hidden"> (rerolled)</span>`);
+    else if (dropped !== undefined) parts.push(html`<s>${breakdown(dropped)}</s><span class="rollbook-visually-hidden"> (dropped)</span>`);
     else if (success !== undefined) parts.push(html`<strong>${breakdown(success)}</strong><span class="rollbook-visually-hidden"> (success)</span>`);
     else parts.push(html`<em>${breakdown(failure)}</em><span class="rollbook-visually-hidden"> (failure)</span>`);
     at = match.index + match[0].length;

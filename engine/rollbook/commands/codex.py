@@ -29,6 +29,8 @@ def check(
     automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
     impossible_fails: Annotated[bool, Arg("GM option: fail without rolling when a 20 could not succeed (ruling codex-automatic-failure)")] = False,
     safe: Annotated[bool, Arg("the character is not threatened or distracted (needed to take 10 or 20)")] = False,
+    take_conditions: Annotated[codex.TakeConditions, Arg("ruling codex-take-conditions: asked (say the character is safe "
+                                                         "to take 10 or 20) or trusted (the table keeps the conditions)")] = "asked",
     failure_has_cost: Annotated[bool, Arg("the skill carries penalties for failure (taking 20 incurs them first)")] = False,
     rng: random.Random,
 ) -> Result:
@@ -38,7 +40,7 @@ def check(
         dice = codex.roll_dice(rng, take)
     with about(dice="rolls"):
         result = codex.check(modifier, dc, dice, take=take, automatic=automatic, impossible_fails=impossible_fails,
-                             safe=safe, failure_has_cost=failure_has_cost)
+                             safe=safe, failure_has_cost=failure_has_cost, take_conditions=take_conditions)
     odds = result.chances
     if result.automatic:
         text = f"Automatic {result.automatic} (modifier {modifier:+d} vs DC {dc})"

@@ -106,7 +106,7 @@ def strike(
     if missile and given:
         raise RollbookError(f"a missile's strike takes no bonuses or penalties ({rulings.named('cyno-missile-modifiers')})",
                             hint="leave out everything but the strike roll and the damage", fields=("missile", *given))
-    if aim and skill is None:  # asked before rolling, so the answer never depends on the dice
+    if aim and skill is None:  # asked before rolling (ruling cyno-weaponry-skill-left-out)
         raise RollbookError("an aimed hit's location is rolled against the weaponry skill", hint="give the skill",
                             fields=("skill", "aim"))
     if location_roll is not None and not aim:

@@ -275,7 +275,7 @@ def attack(
         with about("weapon"):
             expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
                                                     options=options)
-            # a fumbling attacker hurts himself: the defender's Fortitude has no say in that
+            # a fumbling attacker hurts himself with the full dice (ruling opencore-self-injury-fortitude)
             self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
                                                                 options=options)
         if damage_roll is not None:
@@ -311,7 +311,7 @@ def attack(
         else:
             rolled = _weapon_damage(expression, rng, damage_bonus) if expression is not None else 0
         total = rolled if power_damage is None else opencore.touch_power_damage(power_damage, rolled)
-        out["damage"] = total * multiplier
+        out["damage"] = total * multiplier  # before armor (ruling opencore-fumble-multiplies-the-hit)
         dice = expression or "the thrown weapon"
         shown = " + ".join(part for part in (
             damage_weapon is not None and f"{dice} ({rolled - damage_bonus})",
@@ -405,7 +405,8 @@ def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int,
 
 
 def _mental_attack(power_score: int, resistance: int) -> tuple[Result, list[str], int]:
-    """A Mental Power cannot be blocked: it hits unless Magic Resistance cancels it."""
+    """A Mental Power cannot be blocked: it hits unless Magic Resistance cancels it, and then does
+    its full damage (ruling opencore-mental-power-full-damage)."""
     effective = opencore.effective_mental_power(power_score, resistance)
     reason = ("a Mental Power cannot be blocked" if effective else
               f"Magic Resistance {resistance} cancels the Mental Power {power_score}")

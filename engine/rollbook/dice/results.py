@@ -1,8 +1,9 @@
 """The result tree of one roll: every die's faces and fate, the total, a readable breakdown.
 
-The breakdown marks a dropped die ``~~2~~``, a rerolled face ``~~1~~ 5``, an exploding die
-``6!``, a counted success ``**9**``, a clamped face ``1→2``, a die of a matching set ``3≡`` and an open-ended chain
-``(20 + 14)`` / ``(1 - 20 - 5)``. Plain dice keep only their faces; the per-die records for
+The breakdown marks a dropped die ``~~2~~``, a rerolled face ``1↻5`` (rolled again: the 1 is not
+counted), an exploding die ``6!``, a counted success ``**9**``, a face that counts another number
+``6→5`` (clamped by ``mi``/``ma``, or a penetrating die's extra roll, one less than it showed), a
+die of a matching set ``3≡`` and an open-ended chain ``(20 + 14)`` / ``(1 - 20 - 5)``. Plain dice keep only their faces; the per-die records for
 ``dice``/``to_json`` are built when asked for, which keeps rolling fast.
 """
 
@@ -27,6 +28,7 @@ class Die:
     clamped_from: int | None = None  # the face before mi/ma changed it
     exploded: bool = False  # '!': this die added another
     added: bool = False  # '!': this die was added by an explosion
+    penalty: int = 0  # '!p': an extra roll counts this much less than it showed (a compound die: its parts after the first)
     kept: bool = True
     success: bool | None = None
     failure: bool = False  # counted against the successes (f<3)
@@ -37,20 +39,22 @@ class Die:
     def text(self, alone: bool = False) -> str:
         """This die in a breakdown; a chain is parenthesised unless it is the term's only die."""
         if self.parts is not None and len(self.parts) > 1:
-            body = str(self.parts[0]) + "".join(f" + {p}" if p >= 0 else f" - {-p}" for p in self.parts[1:])
+            later = (f" + {p + self.penalty}→{p}" if self.penalty else f" - {-p}" if p < 0 else f" + {p}"
+                     for p in self.parts[1:])
+            body = str(self.parts[0]) + "".join(later)
             body = body if alone else f"({body})"
-        elif self.clamped_from is not None:
-            body = f"{self.clamped_from}→{self.value}"
         else:
-            body = str(self.value)
+            shown = [self.clamped_from] if self.clamped_from is not None else []
+            shown += [self.value + self.penalty] if self.penalty and self.parts is None else []
+            body = "".join(f"{face}→" for face in shown) + str(self.value)
         if self.exploded:
             body += "!"
         if self.critical:  # rpg-dice-roller's marks: 20** and 1__
             body += "**" if self.critical == "success" else "__"
         if self.matched:
             body += "≡"
-        if self.rerolled:
-            body = " ".join(f"~~{r}~~" for r in self.rerolled) + " " + body
+        if self.rerolled:  # each face rolled again, then the one it ended on
+            body = "".join(f"{r}↻" for r in self.rerolled) + body
         if self.success:
             body = f"**{body}**"
         elif self.failure:
@@ -72,6 +76,8 @@ class Die:
             out["exploded"] = True
         if self.added:
             out["added"] = True
+        if self.penalty:
+            out["penalty"] = self.penalty
         if self.success is not None:
             out["success"] = self.success
         if self.failure:

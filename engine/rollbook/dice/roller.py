@@ -334,13 +334,14 @@ def _one_die(d: Dice, sides: int | str, m: DieModel, rng: random.Random, budget:
         while F.explodes(d, natural, m.top):  # penetrating dice explode on what they show before the -1
             out[-1].exploded = True
             _check_chain(out, budget)
-            extra = Die(sides, 0, [], added=True)
+            extra = Die(sides, 0, [], added=True, penalty=int(penetrate))
             natural = _roll_once(d, sides, m, rng, extra, budget)
             extra.value = natural - penetrate
             out.append(extra)
         return out
     parts = [value]
     if explode is not None:  # '!!' and '!!p' compound: one die, a chain of parts
+        die.penalty = int(penetrate)
         last = value
         while F.explodes(d, last, m.top):
             _check_chain(parts, budget)

@@ -403,7 +403,8 @@ def _fumbled(enc: Encounter, who: Combatant, opponent: Combatant, fumble: dict[s
 
 def _self_injury(enc: Encounter, a: Combatant, damage: int, weapon: str, rng: random.Random) -> list[Event]:
     """"Attacker drops weapon and injures self with it": the damage goes through the attacker's own
-    armor, Toughness and HP, with the weapon's critical when it reaches HP."""
+    armor, Toughness and HP, with the weapon's critical when it reaches HP, rolled without the attack
+    roll's +/-20 (ruling opencore-self-injury-critical)."""
     wound = chain.apply_wound(damage, hp=a["hp"], con=a["con"], armor=a["armor"], toughness=a["toughness"],
                               power_protection=0, substance_flaw=False, table=opencore.weapon(weapon).get("critical"),
                               critical_roll=None, critical_bonus=0, attack_roll=None, options=options(enc), rng=rng)

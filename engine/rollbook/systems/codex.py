@@ -245,15 +245,21 @@ def impossible_on_20(modifier: int, dc: int) -> bool:
     return modifier + SIDES < dc
 
 
+TakeConditions = Literal["asked", "trusted"]
+
+
 def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = None, automatic: bool = False,
-          impossible_fails: bool = False, safe: bool = False, failure_has_cost: bool = False) -> Check:
+          impossible_fails: bool = False, safe: bool = False, failure_has_cost: bool = False,
+          take_conditions: TakeConditions = "asked") -> Check:
     """Resolve a skill check: d20 (open-ended) + modifier vs DC, or an automatic result.
 
-    Taking 10 or 20 needs ``safe`` (not threatened or distracted); taking 20 on a skill whose
-    failure has a cost (``failure_has_cost``) incurs that cost first."""
+    Taking 10 or 20 needs ``safe`` (not threatened or distracted) unless the table keeps that
+    condition itself (ruling codex-take-conditions; option take_conditions=trusted); taking 20 on a
+    skill whose failure has a cost (``failure_has_cost``) incurs that cost first. An automatic
+    success has no rank (ruling codex-automatic-success-no-rank)."""
     if take is not None and take not in TAKES:
         raise RollbookError(f"cannot take {quoted(take)}", hint="take 10, 10+ or 20", fields=("take",))
-    if take in ("10", "20") and not safe:
+    if take in ("10", "20") and not safe and take_conditions == "asked":
         raise RollbookError(THREATENED.format(take=take),
                             hint="if the character is not threatened or distracted, say so; otherwise roll",
                             fields=("take", "safe"))

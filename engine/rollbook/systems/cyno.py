@@ -192,7 +192,7 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
     out: list[StrikeModifier] = []
     if coordination is not None:
         out.append(StrikeModifier(f"coordination {coordination}", coordination_modifier(coordination)))
-    if weaponry_skill is not None:
+    if weaponry_skill is not None:  # left out: no line, +0 (ruling cyno-weaponry-skill-left-out)
         line = weaponry_skill_line(weaponry_skill)
         out.append(StrikeModifier(tables.strike_condition(line), line["modifier"]))
     known = condition_rows()
@@ -284,7 +284,8 @@ def exact_location(weaponry_skill: int, roll: int) -> bool:
 
 
 def critical_damage(damage: int) -> int:
-    """A critical strike does double damage."""
+    """A critical strike does double damage: the total rolled, times 2, in the weapon's units
+    (ruling cyno-critical-doubles-the-roll)."""
     return damage * CRITICAL_DAMAGE_MULTIPLIER
 
 

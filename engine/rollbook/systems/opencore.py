@@ -599,10 +599,11 @@ class Damage:
 
 def apply_damage(damage: int, *, armor: int = 0, toughness: int = 0, hp: int, con: int,
                  power_protection: int = 0, substance_flaw: bool = False, options: Options = DEFAULT) -> Damage:
-    """Damage is stopped by an Armor or Shielding Power first (ruling opencore-protective-powers),
+    """Damage is stopped by an Armor or Shielding Power first (ruling opencore-powers-are-gm-numbers),
     then comes off armor, then Toughness, then Hit Points. Damage from something the character has
     a substance flaw against goes straight to Hit Points ("in special cases, like being hit with
-    something the character has a substance flaw against")."""
+    something the character has a substance flaw against"), past the Power and the armor too
+    (ruling opencore-substance-flaw-past-protection)."""
     for name, value, field in (("damage", damage, "damage"), ("armor", armor, "armor"), ("toughness", toughness, "toughness"),
                                ("power protection", power_protection, "power_protection")):
         if value < 0:
@@ -757,7 +758,7 @@ def touch_power_damage(power_damage: int, hand_to_hand_damage: int) -> int:
 class PartyMember:
     name: str
     initiative: Initiative
-    tie_rolls: tuple[int, ...]  # 1d20s rolled again to break a tie (ruling opencore-initiative-ties)
+    tie_rolls: tuple[int, ...]  # 1d20s rolled again to break a tie (ruling opencore-individual-initiative-ties)
 
 
 def party_order(party: Mapping[str, Initiative], reroll: Callable[[], int]) -> tuple[PartyMember, ...]:

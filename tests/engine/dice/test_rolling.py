@@ -30,14 +30,14 @@ class Pinned(random.Random):
         ("2d20kl1", [15, 3], "2d20kl1 (~~15~~, 3) = 3"),
         ("4d6dh1", [6, 6, 2, 4], "4d6dh1 (6, ~~6~~, 2, 4) = 12"),  # ties: the earlier die is kept
         ("3d6kh1", [4, 4, 1], "3d6kh1 (4, ~~4~~, ~~1~~) = 4"),  # ties: the earlier die is kept
-        ("2d6r1", [1, 1, 5, 3], "2d6r1 (~~1~~ ~~1~~ 5, 3) = 8"),
-        ("2d6ro1", [1, 1, 3], "2d6ro1 (~~1~~ 1, 3) = 4"),
-        ("1d20ro<3", [2, 17], "1d20ro<3 (~~2~~ 17) = 17"),
+        ("2d6r1", [1, 1, 5, 3], "2d6r1 (1↻1↻5, 3) = 8"),
+        ("2d6ro1", [1, 1, 3], "2d6ro1 (1↻1, 3) = 4"),
+        ("1d20ro<3", [2, 17], "1d20ro<3 (2↻17) = 17"),
         ("3d6!", [6, 6, 2, 3, 1], "3d6! (6!, 6!, 2, 3, 1) = 18"),
         ("2d6!>=5", [5, 1, 2], "2d6!>=5 (5!, 1, 2) = 8"),
         ("2d6!!", [6, 6, 2, 3], "2d6!! ((6 + 6 + 2), 3) = 17"),
-        ("1d6!p", [6, 6, 4], "1d6!p (6!, 5!, 3) = 14"),  # each added die counts one less
-        ("1d6!!p", [6, 6, 4], "1d6!!p (6 + 5 + 3) = 14"),  # compounded into one die
+        ("1d6!p", [6, 6, 4], "1d6!p (6!, 6→5!, 4→3) = 14"),  # each added die counts one less than it shows
+        ("1d6!!p", [6, 6, 4], "1d6!!p (6 + 6→5 + 4→3) = 14"),  # compounded into one die
         # Roll20: "{3d20+5}>21 - Roll 3 d20's, for each roll add 5 and then count a success for each
         # result of 21 or more" (Rollbook's > is strictly greater: that is {3d20+5}>=21)
         ("{3d20+5}>=21", [16, 15, 20], "{3d20 (**16**, 15, **20**) + 5}>=21 = 2"),
@@ -46,13 +46,14 @@ class Pinned(random.Random):
         ("{2d6+3}kh1", [2, 4], "{2d6 (~~2~~, 4) + 3}kh1 = 7"),  # keep alone: the number is added once
         # Roll20: "If the exploding dice cause a match, the match will display in the results as well"
         ("3d6!mt", [6, 2, 6, 3, 4], "3d6mt! (6!≡, 2, 6!≡, 3, 4) = 1"),
-        ("2d6!p>=5", [5, 5, 1, 3], "2d6!p>=5 (5!, 4!, 0, 3) = 12"),  # a 5 penetrates as 4: the natural face counts
+        ("2d6!p>=5", [5, 5, 1, 3], "2d6!p>=5 (5!, 5→4!, 1→0, 3) = 12"),  # a 5 penetrates as 4: the natural face counts
         ("10d10>=8", [8, 7, 10, 1, 2, 3, 4, 5, 6, 9], "10d10>=8 (**8**, 7, **10**, 1, 2, 3, 4, 5, 6, **9**) = 3"),
         ("3d10>=8!", [10, 9, 3, 8], "3d10>=8! (**10!**, **9**, 3, **8**) = 3"),  # the added die counts too
         ("4d6kh2>=5", [6, 2, 5, 1], "4d6kh2>=5 (**6**, ~~2~~, **5**, ~~1~~) = 2"),
         ("4d6mi3", [1, 5, 2, 6], "4d6mi3 (1→3, 5, 2→3, 6) = 17"),
         ("2d6ma4", [6, 3], "2d6ma4 (6→4, 3) = 7"),
         ("4dF", [1, 2, 3, 3], "4dF (-1, 0, 1, 1) = 1"),
+        ("4dFr", [1, 2, 3, 3, 1, 1, 3], "4dFr (-1↻0, 1, 1, -1↻-1↻1) = 3"),  # a -1 rolled again reads as a reroll
         ("{1d20, 1d12}kh1", [7, 11], "{~~1d20 (7)~~, 1d12 (11)}kh1 = 11"),
         ("{1d20+5, 1d20+3}>=15", [12, 9], "{**1d20 (12) + 5**, 1d20 (9) + 3}>=15 = 1"),
         ("1d20+5 # Climb", [13], "Climb: 1d20 (13) + 5 = 18"),
