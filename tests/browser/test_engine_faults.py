@@ -20,10 +20,10 @@ RESTARTING = "The dice engine stopped; starting it again…"
 STOPPED = "The dice engine stopped and did not answer. Tap Retry, then try again."
 COULD_NOT_START = "The dice engine could not start. Check the connection, then try again."
 
-# Before the page's scripts: short limits, every worker the page starts kept where the test can
-# reach it (terminate() is the page's own worker's, the real thing), requests swallowed on the
-# way to the worker while __swallow is set (a worker that never answers), and the engine's
-# states as the page saw them.
+# Before the page's scripts: short limits (still long enough for a loaded 2-core machine's
+# answers), every engine worker the page starts kept where the test can reach it (terminate() is
+# the page's own worker's, the real thing), requests swallowed on the way to the worker while
+# __swallow is set (a worker that never answers), and the engine's states as the page saw them.
 FAULTS = """
 globalThis.rollbookEngineLimits = %s;
 const PageWorker = Worker;
@@ -78,7 +78,7 @@ def states_since(page: Page, start: int) -> list[str]:
 def test_a_terminated_worker_is_noticed_the_tap_is_answered_and_the_state_never_says_ready(browser, base_url: str, outside) -> None:
     # The heartbeat is slower than the answer limit here: the roll after the first terminate
     # is what notices it; the second terminate, with nothing asked, is the heartbeat's to notice.
-    context = faulty(browser, base_url, outside, {"answer": 1500, "pong": 1000, "heartbeat": 4000})
+    context = faulty(browser, base_url, outside, {"answer": 4000, "pong": 3000, "heartbeat": 6000})
     try:
         page = open_roller(context, base_url)
         roll(page, "1d20")
@@ -107,7 +107,7 @@ def test_a_terminated_worker_is_noticed_the_tap_is_answered_and_the_state_never_
 
 
 def test_an_engine_that_never_starts_or_never_answers_says_so_and_retry_recovers(browser, base_url: str, outside) -> None:
-    context = faulty(browser, base_url, outside, {"start": 3000, "answer": 1500})
+    context = faulty(browser, base_url, outside, {"start": 3000, "answer": 4000})
     held: list[Any] = []
     try:
         # Never ready: the runtime hangs on the way. After the start limit: Retry.
