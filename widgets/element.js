@@ -135,18 +135,19 @@ export class RollbookElement extends HTMLElement {
     render(this.view(), this);
   }
 
-  /** The line that says the engine is starting, or failed with a Retry button. The line is
+  /** The line that says the engine is starting (or starting again, after it stopped), or failed
+   *  with a Retry button; the engine's messages are player sentences (engine.js). The line is
    *  there (empty) while the engine is idle or ready too: a live region must exist before it
    *  speaks, and nothing under it moves when the engine starts and stops starting. */
   engineNotice() {
     const { state, message } = this.engine;
     if (state === "failed") {
       return html`<div class="rollbook-engine-state rollbook-problem" role="alert">
-        <p>${message}. Check the connection, then try again.</p>
+        <p>${message}</p>
         <button type="button" class="md-button" @click=${() => retry()}>Retry</button>
       </div>`;
     }
-    return html`<p class="rollbook-engine-state" role="status">${state === "starting" ? "Starting the dice engine…" : ""}</p>`;
+    return html`<p class="rollbook-engine-state" role="status">${state === "starting" ? message ?? "Starting the dice engine…" : ""}</p>`;
   }
 }
 

@@ -200,6 +200,8 @@ engine.then(
 );
 
 self.onmessage = async (event) => {
+  // The page's heartbeat (widgets/engine.js): a reply shows this worker is alive and not stuck.
+  if (event.data?.ping) return self.postMessage({ pong: true });
   const { id, request } = event.data ?? {};
   let response;
   try {

@@ -7,10 +7,15 @@
 // answer.error.message. A request asked while the engine starts waits in the worker: the tap is
 // answered when the engine is ready, not lost.
 //
+// A worker that dies or stops answering is noticed and replaced (see "Faults" below): nothing
+// waits forever on "Rolling…", and the state never says "ready" for a worker that is gone.
+//
 // The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready"
 // (with `via`: "snapshot" or "fresh", how the worker started, and `why`: how the snapshot was
 // chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"), "failed" (with a message; the next
-// ask, or retry(), starts a fresh worker).
+// ask, or retry(), starts a fresh worker). Every `message` is in a player's words, a sentence to
+// show as it is; what the browser or the worker said is in `detail` (and the console), not shown.
+// "starting" has a message only when a worker that stopped is being replaced.
 //
 // Versioned: every page names the engine it was built with, <meta name="rollbook-engine"
 // content="pyodide/<hash>/"> (hooks/pyodide_bundle.py), a folder holding the worker and all it
@@ -18,17 +23,86 @@
 
 let worker = null;
 let nextId = 0;
-const pending = new Map();
-let status = { state: "idle", message: null, via: null, why: null };
+const pending = new Map(); // id -> {resolve, request, resent}: what the worker has not answered yet
+let status = { state: "idle", message: null, detail: null, via: null, why: null };
 const watchers = new Set();
 const SITE_ROOT = new URL("../", import.meta.url);
 
-function setStatus(state, message = null, via = null, why = null) {
-  status = { state, message, via, why };
+function setStatus(state, { message = null, detail = null, via = null, why = null } = {}) {
+  status = { state, message, detail, via, why };
   for (const watcher of watchers) watcher(status);
 }
 
-/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, via, why}. */
+// Faults. A dedicated worker that is terminated, or hangs, sends nothing: no error event, no
+// answer. So the page watches for silence: whenever it waits for the worker (a request, or the
+// heartbeat's ping while idle), the worker must say something within a limit, or it is taken
+// for gone. The limits, in milliseconds (a test may set globalThis.rollbookEngineLimits = {answer:
+// 1000, ...} before the page's scripts run, so a fault takes seconds to show, not minutes):
+const LIMITS = {
+  // From a worker's start to "ready": a first visit over a slow link downloads about 13 MB.
+  start: 90_000,
+  // An ordinary answer once ready: the engine's caps keep each well under a second
+  // (engine/rollbook/dice/limits.py), so this is a phone many times slower, busy with other tabs.
+  answer: 20_000,
+  // An estimate (prob with `estimate`: up to 10,000 seeded rolls) takes a second or two in a
+  // browser, the slowest answer the engine gives on purpose.
+  long: 60_000,
+  // An idle worker's reply to a ping, and how often one is sent while the page is in view.
+  pong: 10_000,
+  heartbeat: 10_000,
+};
+const limit = (name) => globalThis.rollbookEngineLimits?.[name] ?? LIMITS[name];
+const runsLong = (request) => request?.args?.estimate !== undefined;
+
+let startedAt = 0; // when the worker in `worker` was started or adopted
+let watchdog = null; // fires when the worker has been silent too long
+let heartbeat = null;
+let pinged = false; // a ping is out and its pong not back
+
+/** (Re)arm the watchdog after every sign of life, and whenever the page starts waiting. */
+function watch() {
+  clearTimeout(watchdog);
+  watchdog = null;
+  if (worker === null) return;
+  if (status.state === "starting") {
+    watchdog = setTimeout(tooSlowToStart, Math.max(0, startedAt + limit("start") - performance.now()));
+  } else if (pending.size) {
+    const long = [...pending.values()].some(({ request }) => runsLong(request));
+    watchdog = setTimeout(() => stopped("no answer in time"), limit(long ? "long" : "answer"));
+  } else if (pinged) {
+    watchdog = setTimeout(() => stopped("no reply to a ping"), limit("pong"));
+  }
+}
+
+/** While the page is in view, a ready, idle worker is pinged now and then: one that is gone is
+ *  noticed before the next tap, and the state stops saying "ready". Never in front of an ask. */
+function beat() {
+  clearTimeout(heartbeat);
+  heartbeat = null;
+  if (worker === null || status.state !== "ready") return;
+  if (globalThis.document?.visibilityState === "hidden") return; // resumed when shown again
+  if (!pending.size && !pinged) {
+    pinged = true;
+    worker.postMessage({ ping: true });
+    watch();
+  }
+  beatLater();
+}
+const beatLater = () => { heartbeat = setTimeout(beat, limit("heartbeat")); };
+globalThis.document?.addEventListener("visibilitychange", beat); // a tab shown again checks at once
+
+// What a player reads, as a sentence (the status line) and as a widget's error message.
+const COULD_NOT_START = {
+  status: "The dice engine could not start. Check the connection, then try again.",
+  answer: "the dice engine could not start: check the connection, then tap Retry",
+};
+const STOPPED = {
+  status: "The dice engine stopped and did not answer. Tap Retry, then try again.",
+  answer: "the dice engine stopped before it answered: tap Retry, then try again",
+};
+const RESTARTING = "The dice engine stopped; starting it again…";
+
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, detail, via, why}. */
 export function engineStatus() {
   return status;
 }
@@ -40,14 +114,51 @@ export function watchEngine(watcher) {
   return () => watchers.delete(watcher);
 }
 
-function failAll(message) {
-  for (const [id, resolve] of pending) {
-    resolve({ api: 1, ok: false, command: null, error: { kind: "load", message } });
-    pending.delete(id);
-  }
+function failure({ request }, words, detail) {
+  return { api: 1, ok: false, command: request?.command ?? null, error: { kind: "load", message: words.answer, detail } };
+}
+
+function drop() {
   worker?.terminate();
-  worker = null; // the next ask starts a fresh worker
-  setStatus("failed", message);
+  worker = null;
+  pinged = false;
+  clearTimeout(watchdog);
+  clearTimeout(heartbeat);
+}
+
+/** The worker is done for: every request waiting is answered with `words`, and the next ask, or
+ *  Retry, starts a fresh worker. `detail` (the browser's or worker's own words) goes to the
+ *  console, not the page. */
+function failAll(words, detail) {
+  console.warn(`rollbook: ${words.status}`, detail);
+  drop();
+  for (const [id, waiting] of pending) {
+    pending.delete(id);
+    waiting.resolve(failure(waiting, words, detail));
+  }
+  setStatus("failed", { message: words.status, detail });
+}
+
+function tooSlowToStart() {
+  failAll(COULD_NOT_START, `not ready after ${Math.round(limit("start") / 1000)} s`);
+}
+
+/** A worker that was ready has died or gone silent: a new one is started at once and each
+ *  request it left unanswered is sent to it once more, so the tap is answered, not lost (the
+ *  engine answers from the request alone, and a seeded roll comes out the same). A request that
+ *  already went unanswered twice is likely what stops the worker: it is answered with the
+ *  failure instead, and the page offers Retry. */
+function stopped(detail) {
+  if ([...pending.values()].some(({ resent }) => resent)) return failAll(STOPPED, detail);
+  console.warn(`rollbook: the dice engine stopped (${detail}); starting it again`);
+  drop();
+  start(RESTARTING);
+  if (worker === null) return; // it could not even be started: failAll answered them
+  for (const [id, waiting] of pending) {
+    waiting.resent = true;
+    worker.postMessage({ id, request: waiting.request });
+  }
+  watch();
 }
 
 /** The page's engine folder (see above), e.g. "pyodide/0123456789abcdef/", or null. Read once,
@@ -59,29 +170,39 @@ const FOLDER = (() => {
 })();
 
 function listen(started) {
-  started.onmessage = (event) => received(event.data);
-  // A worker that cannot even be fetched or parsed reports here, not through onmessage.
-  started.onerror = (event) => {
+  const current = (handle) => (event) => { if (started === worker) handle(event); }; // not a dropped one
+  started.onmessage = current((event) => received(event.data));
+  // A worker that cannot even be fetched or parsed reports here, not through onmessage; so does
+  // an error it did not catch, after which it cannot be trusted to answer.
+  started.onerror = current((event) => {
     event.preventDefault();
-    failed(event.message);
-  };
+    errorEvent(event.message);
+  });
+  started.onmessageerror = current(() => stopped("an answer could not be read"));
 }
 
-function received({ id, response, status: started, message, via, why }) {
-  if (started === "ready") return setStatus("ready", null, via, why);
+function errorEvent(message) {
+  const detail = message || "its worker failed to load";
+  if (status.state === "ready") stopped(detail);
+  else failAll(COULD_NOT_START, detail);
+}
+
+function received({ id, response, status: started, message, via, why, pong }) {
+  if (pong) pinged = false;
+  if (started === "ready") {
+    setStatus("ready", { via, why });
+    beatLater();
+  }
   // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:
   // drop it, so the next ask loads afresh instead of failing for the rest of the visit.
-  if (started === "failed") return failAll(message);
-  const resolve = pending.get(id);
-  if (resolve) {
+  if (started === "failed") return failAll(COULD_NOT_START, message);
+  const waiting = pending.get(id);
+  if (waiting) {
     pending.delete(id);
-    resolve(response);
+    if (response?.error?.kind === "load") return failAll(COULD_NOT_START, response.error.message);
+    waiting.resolve(response);
   }
-  if (response?.error?.kind === "load") failAll(response.error.message);
-}
-
-function failed(message) {
-  failAll(`the dice engine could not start: ${message || "its worker failed to load"}`);
+  watch(); // a sign of life: the next wait starts from now
 }
 
 /** The worker widgets/start.js started from the page's <head>, with what it said meanwhile. */
@@ -94,25 +215,33 @@ function adopt() {
     return false;
   }
   worker = started.worker;
+  startedAt = performance.now();
   setStatus("starting");
   listen(worker);
+  watch();
   for (const early of started.early) {
-    if (early.kind === "error") failed(early.message);
+    if (worker !== started.worker) break; // failed already
+    if (early.kind === "error") errorEvent(early.message);
     else received(early.data);
   }
   return true;
 }
 
-function engineWorker() {
-  if (worker === null && !adopt()) {
-    setStatus("starting");
-    if (FOLDER === null) { // a page the build did not write: no engine it is known to match
-      failAll("the dice engine could not start: this page names no engine version (<meta name=\"rollbook-engine\">)");
-      return null;
-    }
-    worker = new Worker(new URL(FOLDER + "engine-worker.js", SITE_ROOT), { type: "module", name: "rollbook-engine" });
-    listen(worker);
+/** A new worker, its state "starting" (with `message`, when it replaces one that stopped). */
+function start(message = null) {
+  setStatus("starting", { message });
+  if (FOLDER === null) { // a page the build did not write: no engine it is known to match
+    failAll(COULD_NOT_START, "this page names no engine version (<meta name=\"rollbook-engine\">)");
+    return;
   }
+  worker = new Worker(new URL(FOLDER + "engine-worker.js", SITE_ROOT), { type: "module", name: "rollbook-engine" });
+  startedAt = performance.now();
+  listen(worker);
+  watch();
+}
+
+function engineWorker() {
+  if (worker === null && !adopt()) start();
   return worker;
 }
 
@@ -143,13 +272,16 @@ export function retry() {
 export function ask(request) {
   return new Promise((resolve) => {
     const id = nextId++;
-    pending.set(id, resolve);
+    pending.set(id, { resolve, request, resent: false });
     try {
       engineWorker()?.postMessage({ id, request }); // null: failed, and failAll answered it
     } catch (error) { // e.g. a request holding a function: not JSON, cannot cross to the worker
       pending.delete(id);
       resolve({ api: 1, ok: false, command: request?.command ?? null, error: { kind: "input", message: `the request cannot be sent: ${error.message}` } });
     }
+    // The first wait arms the watchdog; later ones share it (its limit counts from the worker's
+    // last sign of life), except that an estimate gets its longer limit.
+    if (worker !== null && (pending.size === 1 || runsLong(request))) watch();
   });
 }
 

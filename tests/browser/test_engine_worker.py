@@ -92,4 +92,6 @@ def test_a_wheel_not_matching_the_lockfile_is_refused(context, base_url: str) ->
     (answer,) = page.evaluate(ASK, [REQUESTS[0]])
 
     assert answer["ok"] is False and answer["error"]["kind"] == "load"
-    assert "rollbook wheel" in answer["error"]["message"]
+    # The player reads what to do; what went wrong is kept for the console and for this test.
+    assert answer["error"]["message"] == "the dice engine could not start: check the connection, then tap Retry"
+    assert "rollbook wheel" in answer["error"]["detail"]

@@ -168,7 +168,8 @@ def test_a_failed_start_says_so_and_retry_recovers(phone, base_url: str) -> None
     page.goto(base_url + "tools/roller/")
     roll(page, "1d20")
     alert = page.locator(".rollbook-engine-state[role=alert]")
-    expect(alert).to_contain_text("the dice engine could not start", timeout=ENGINE_TIMEOUT_MS)
+    expect(alert).to_contain_text("The dice engine could not start. Check the connection, then try again.", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.get_by_label("Dice expression")).to_have_attribute("aria-invalid", "false")  # not the expression's fault
     phone.unroute("**/pyodide/*/pyodide-lock.json")
     alert.get_by_role("button", name="Retry").click()
     roll(page, "1d20")

@@ -133,7 +133,8 @@ class DiceRoller extends RollbookElement {
   }
 
   view() {
-    const failed = this.answer && !this.answer.ok;
+    // (an engine that stopped or could not start is not the expression's fault: the notice says it)
+    const failed = this.answer && !this.answer.ok && this.answer.error.kind !== "load";
     return html`
       <form class="rollbook-roller__form" @submit=${(e) => this.#submit(e)}>
         <label for="rollbook-expression">Dice expression</label>
@@ -174,7 +175,8 @@ class DiceRoller extends RollbookElement {
   }
 
   #answerView() {
-    if (!this.answer.ok) return errorView(this.answer.error, this.asked?.expression, "rollbook-roller-problem", "Dice expression");
+    const { error } = this.answer;
+    if (!this.answer.ok) return errorView(error, this.asked?.expression, "rollbook-roller-problem", error.kind === "load" ? null : "Dice expression");
     const result = this.answer.result;
     const link = shareLink(SITE_ROOT, PAGE, LINK, this.asked);
     return html`

@@ -1,0 +1,151 @@
+"""A dead or stuck engine on the built site: a worker that is terminated, one that never answers
+and one that never finishes starting are each noticed within the page's limit (widgets/engine.js,
+shortened here by globalThis.rollbookEngineLimits so a fault takes seconds), said in a player's
+words with a Retry where the player must act, and recovered: nothing waits on "Rolling…"."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from vocabulary import engine_words
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+
+RESTARTING = "The dice engine stopped; starting it again…"
+STOPPED = "The dice engine stopped and did not answer. Tap Retry, then try again."
+COULD_NOT_START = "The dice engine could not start. Check the connection, then try again."
+
+# Before the page's scripts: short limits (still long enough for a loaded 2-core machine's
+# answers), every engine worker the page starts kept where the test can reach it (terminate() is
+# the page's own worker's, the real thing), requests swallowed on the way to the worker while
+# __swallow is set (a worker that never answers), and the engine's states as the page saw them.
+FAULTS = """
+globalThis.rollbookEngineLimits = %s;
+const PageWorker = Worker;
+globalThis.__workers = [];
+globalThis.__swallow = false;
+globalThis.Worker = class extends PageWorker {
+  constructor(url, options) {
+    super(url, options);
+    if (options?.name === "rollbook-engine") __workers.push(this); // not the search's
+  }
+  postMessage(message, ...rest) { if (!(__swallow && message?.request)) super.postMessage(message, ...rest); }
+};
+"""
+STATES = """async () => {
+  const entry = [...document.scripts].find((script) => script.src.endsWith("/widgets/rollbook.js")).src;
+  const engine = await import(new URL("engine.js", entry).href); // the page's own module
+  globalThis.__states = [];
+  engine.watchEngine(({ state, message }) => __states.push(message ? `${state}: ${message}` : state));
+}"""
+
+
+def faulty(browser: Any, base_url: str, outside: Any, limits: dict[str, int], **options: Any) -> Any:
+    context = phone_context(browser, base_url, outside, **options)
+    context.add_init_script(FAULTS % json.dumps(limits))
+    return context
+
+
+def open_roller(context: Any, base_url: str) -> Page:
+    page = context.new_page()
+    page.goto(base_url + "tools/roller/")
+    page.evaluate(STATES)
+    return page
+
+
+def roll(page: Page, expression: str) -> None:
+    field = page.get_by_label("Dice expression")
+    field.fill(expression)
+    field.press("Enter")
+
+
+def rolled(page: Page, count: int) -> None:
+    """The roll log holds `count` rolls and the roller shows a total, not "Rolling…"."""
+    expect(page.get_by_role("log").locator("li")).to_have_count(count, timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator(".rollbook-total__value")).to_be_visible()
+    expect(page.get_by_text("Rolling…")).to_have_count(0)
+
+
+def states_since(page: Page, start: int) -> list[str]:
+    return page.evaluate("(start) => __states.slice(start)", start)
+
+
+def test_a_terminated_worker_is_noticed_the_tap_is_answered_and_the_state_never_says_ready(browser, base_url: str, outside) -> None:
+    # The heartbeat is slower than the answer limit here: the roll after the first terminate
+    # is what notices it; the second terminate, with nothing asked, is the heartbeat's to notice.
+    context = faulty(browser, base_url, outside, {"answer": 4000, "pong": 3000, "heartbeat": 6000})
+    try:
+        page = open_roller(context, base_url)
+        roll(page, "1d20")
+        rolled(page, 1)
+        before = page.evaluate("__states.length")
+        took = page.evaluate("() => { __workers.at(-1).terminate(); return performance.now(); }")
+        roll(page, "3d6")
+        rolled(page, 2)  # answered by a new worker, the roll sent to it once more: not lost
+        assert page.evaluate("__workers.length") == 2
+        assert states_since(page, before) == ["starting: " + RESTARTING, "ready"]
+        assert page.evaluate("performance.now()") - took < ENGINE_TIMEOUT_MS
+        log = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log")
+        assert [entry["expression"] for entry in log] == ["1d20", "3d6"]
+
+        before = page.evaluate("__states.length")
+        page.evaluate("__workers.at(-1).terminate()")  # idle: the heartbeat's ping goes unanswered
+        page.wait_for_function("(before) => __states.length >= before + 2", arg=before, timeout=ENGINE_TIMEOUT_MS)
+        assert states_since(page, before) == ["starting: " + RESTARTING, "ready"]
+        assert page.evaluate("__workers.length") == 3
+        roll(page, "2d6")
+        rolled(page, 3)
+        assert page.evaluate("__workers.length") == 3
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+def test_an_engine_that_never_starts_or_never_answers_says_so_and_retry_recovers(browser, base_url: str, outside) -> None:
+    context = faulty(browser, base_url, outside, {"start": 3000, "answer": 4000})
+    held: list[Any] = []
+    try:
+        # Never ready: the runtime hangs on the way. After the start limit: Retry.
+        context.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))
+        page = open_roller(context, base_url)
+        roll(page, "1d20")
+        notice = page.locator(".rollbook-engine-state[role=alert]")
+        expect(notice.locator("p")).to_have_text(COULD_NOT_START, timeout=ENGINE_TIMEOUT_MS)
+        expect(page.locator("#rollbook-roller-problem")).to_have_text("the dice engine could not start: check the connection, then tap Retry")
+        expect(page.get_by_text("Rolling…")).to_have_count(0)
+        assert page.evaluate("__states.at(-1)") == "failed: " + COULD_NOT_START
+        context.unroute("**/pyodide/*/pyodide.asm.mjs")
+        for route in held:
+            route.abort()
+        page.evaluate("rollbookEngineLimits.start = 90000")  # the loaded machine's real start
+        notice.get_by_role("button", name="Retry").click()
+        roll(page, "1d20")
+        rolled(page, 1)
+        expect(notice).to_have_count(0)
+
+        # Ready, then silent: every request is lost on the way, the one sent again too.
+        page.evaluate("__swallow = true")
+        before = page.evaluate("__states.length")
+        roll(page, "2d6")
+        expect(notice.locator("p")).to_have_text(STOPPED, timeout=ENGINE_TIMEOUT_MS)
+        assert states_since(page, before) == ["starting: " + RESTARTING, "ready", "failed: " + STOPPED]
+        expect(page.locator("#rollbook-roller-problem")).to_have_text("the dice engine stopped before it answered: tap Retry, then try again")
+        expect(page.get_by_label("Dice expression")).to_have_attribute("aria-invalid", "false")  # not the expression's fault
+        expect(page.get_by_text("Rolling…")).to_have_count(0)
+        text = page.locator("article").inner_text()
+        assert engine_words(text) == [], engine_words(text)
+        assert axe_violations(page, within=["rollbook-roller"]) == []
+
+        page.evaluate("__swallow = false")
+        notice.get_by_role("button", name="Retry").click()
+        roll(page, "2d6")
+        rolled(page, 2)
+        expect(notice).to_have_count(0)
+    finally:
+        context.close()
+    assert outside.urls == []
