@@ -231,6 +231,12 @@ export class RollbookTool extends RollbookElement {
   }
 
   /** The engine's message: after the label of `field` when it is about one, else alone. */
+  /** A request the engine failed to answer while the engine's own notice (with Retry) is shown:
+   *  said once, there, not twice. */
+  #engineSaysIt() {
+    return this.answer?.error?.kind === "load" && this.engine.state === "failed";
+  }
+
   problemView(id, field = null) {
     return html`<p class="rollbook-problem" id=${id} role="alert">${labelled(field?.label, this.answer.error.message)}</p>`;
   }
@@ -249,7 +255,7 @@ export class RollbookTool extends RollbookElement {
         ${this.intro?.() ?? nothing}
         ${this.#blockView(this.#blocks(), blamed)}
         ${this.preview?.() ?? nothing}
-        ${failed && blamed === null ? this.problemView(`${tool}-problem`) : nothing}
+        ${failed && blamed === null && !this.#engineSaysIt() ? this.problemView(`${tool}-problem`) : nothing}
         <button type="submit" class="md-button md-button--primary rollbook-tool__go">${this.constructor.action}</button>
       </form>
       ${this.engineNotice()}

@@ -176,6 +176,7 @@ class DiceRoller extends RollbookElement {
 
   #answerView() {
     const { error } = this.answer;
+    if (!this.answer.ok && error.kind === "load" && this.engine.state === "failed") return nothing; // the notice above says it, with Retry
     if (!this.answer.ok) return errorView(error, this.asked?.expression, "rollbook-roller-problem", error.kind === "load" ? null : "Dice expression");
     const result = this.answer.result;
     const link = shareLink(SITE_ROOT, PAGE, LINK, this.asked);
