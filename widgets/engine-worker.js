@@ -161,11 +161,15 @@ async function restore(loadPyodide, snapshot) {
 async function fresh(loadPyodide) {
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
-    lockFileURL: new URL("pyodide-lock.json", RUNTIME).href,
-    packages: ["rollbook"],
+    packageBaseUrl: RUNTIME.href,
+    lockFileContents: lockFile,
   });
-  // A package that fails to load is only logged by loadPyodide; say so plainly here.
-  if (!pyodide.loadedPackages.rollbook) throw new Error("the engine package (rollbook wheel) did not load, see the console");
+  // The wheel already asked for at the start (checked against the lockfile's sha256), not a
+  // second download by loadPackage: the engine has no dependencies to resolve.
+  const bytes = await wheel.catch((error) => {
+    throw new Error(`the engine package (rollbook wheel) did not load: ${error.message}`);
+  });
+  pyodide.unpackArchive(bytes, "wheel", { extractDir: pyodide.runPython(SITE_PACKAGES) });
   return pyodide.pyimport("rollbook.api").call_json;
 }
 

@@ -95,3 +95,18 @@ def test_a_wheel_not_matching_the_lockfile_is_refused(context, base_url: str) ->
     # The player reads what to do; what went wrong is kept for the console and for this test.
     assert answer["error"]["message"] == "the dice engine could not start: check the connection, then tap Retry"
     assert "rollbook wheel" in answer["error"]["detail"]
+
+
+def test_a_fresh_start_fetches_the_wheel_once(context, base_url: str) -> None:
+    """Without the snapshot (or on a slow link) the worker starts Pyodide the normal way: from the
+    wheel it asked for at its start, not a second download of it by loadPackage (a loaded CI
+    machine, measuring the link slow, once fetched it twice)."""
+    context.route("**/engine.snapshot.gz", lambda route: route.fulfill(status=404, body="gone"))
+    wheels: list[str] = []
+    context.on("request", lambda request: wheels.append(request.url) if request.url.endswith(".whl") else None)
+    page = context.new_page()
+    page.goto(base_url)
+    (answer,) = page.evaluate(ASK, [REQUESTS[0]])
+    assert answer == json.loads(api.call_json(json.dumps(REQUESTS[0])))
+    assert page.evaluate("async () => (await import(new URL('widgets/engine.js', document.baseURI).href)).engineStatus().via") == "fresh"
+    assert len(wheels) == 1, wheels
