@@ -84,7 +84,9 @@ export class RollbookTool extends RollbookElement {
       const { tool, seed, ...inputs } = values;
       Object.assign(this.values, inputs);
       if (fields.some((f) => f.section && (this.values[f.name] ?? "") !== (f.initial ?? (f.kind === "bool" ? false : "")))) this.moreOpen = true;
-      this.run({ seed: seed ?? newSeed(), shared: seed !== undefined || !this.constructor.rolls, linked: true });
+      // shown, never logged: the log grows only when the player rolls (a link without a seed
+      // rolls new dice, and says nothing of "the same dice" as elsewhere)
+      this.run({ seed: seed ?? newSeed(), shared: true, linked: true, sameDice: seed !== undefined });
     }
   }
 
@@ -130,8 +132,9 @@ export class RollbookTool extends RollbookElement {
     return ask(this.request(values, seed));
   }
 
-  /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a link. */
-  async run({ seed = newSeed(), shared = false, linked = false } = {}) {
+  /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a
+   *  link; `sameDice`: with the seed it carried (the very dice rolled where it came from). */
+  async run({ seed = newSeed(), shared = false, linked = false, sameDice = shared } = {}) {
     const values = { ...this.values };
     if (!this.constructor.rolls) seed = null;
     this.busy = true;
@@ -139,7 +142,7 @@ export class RollbookTool extends RollbookElement {
     const answer = await this.resolve(values, seed);
     this.busy = false;
     this.answer = answer;
-    this.asked = { values, seed, shared };
+    this.asked = { values, seed, shared, sameDice };
     if (answer.ok && !shared && seed !== null) {
       const { label, total, total_text } = this.kept(answer.result, values);
       const link = this.link(values, seed);
@@ -293,9 +296,9 @@ export class RollbookTool extends RollbookElement {
 
   #answerView() {
     const { result } = this.answer;
-    const { values, seed, shared } = this.asked;
+    const { values, seed, sameDice } = this.asked;
     return html`
-      ${shared && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
+      ${sameDice && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
       ${this.details(result, values)}
       ${this.constructor.folds
         ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p></details>`

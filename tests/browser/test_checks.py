@@ -64,6 +64,17 @@ def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(phon
     assert kept_log(page) == []  # a shared result is shown, not logged again
 
 
+def test_a_link_without_a_seed_is_answered_but_not_logged(phone, base_url: str) -> None:
+    # the log grows only when the player rolls: opening a link never adds to it; with no seed in
+    # it the dice are new, so the page does not call them the same as on another device
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20")
+    widget = codex(page)
+    assert re.fullmatch(r"\d+", answer_total(widget))
+    expect(widget.locator(".rollbook-answer__shared")).to_have_count(0)
+    assert kept_log(page) == []
+
+
 def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/checks/")
