@@ -344,3 +344,24 @@ def test_the_encounter_page_is_accessible_and_fits_a_phone(browser, base_url: st
     finally:
         context.close()
     assert outside.urls == []
+
+
+@pytest.mark.parametrize("seed", ["-1", "9007199254740991", "lots"])
+def test_a_link_seed_out_of_range_is_left_out_and_said_and_the_fight_still_runs(phone, base_url: str, seed: str) -> None:
+    # each step takes the next seed: -1 is no seed at all, and the largest exact whole number
+    # leaves no room for the next (every dice step failed)
+    page = phone.new_page()
+    page.goto(base_url + f"tools/encounter/?seed={seed}")
+    widget = page.locator("rollbook-encounter")
+    expect(widget.locator(".rollbook-encounter__start .rollbook-problem")).to_contain_text(
+        "The link's seed was left out, so this encounter's dice are not seeded")
+    expect(widget.locator(".rollbook-answer__shared")).to_have_count(0)
+    widget.get_by_role("button", name="Start the encounter").click()
+    quick = widget.get_by_role("list", name="Add in one tap")
+    for n in (1, 2):
+        quick.get_by_role("button", name="A typical foe").click()
+        expect(widget.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({n})", timeout=ENGINE_TIMEOUT_MS)
+    widget.locator(".rollbook-encounter__next").click()  # rolls initiative: a dice step
+    expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter")
+    assert kept["seed"] is None and kept["current"]["round"] == 1

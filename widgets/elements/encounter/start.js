@@ -67,6 +67,7 @@ export function startView(t) {
     <form class="rollbook-encounter__start" @submit=${(e) => begin(t, e)}>
       <h2>Start an encounter</h2>
       ${t.seed !== null ? html`<p class="rollbook-answer__shared">Seeded (seed ${t.seed}): the same steps roll the same dice on any device.</p>` : nothing}
+      ${t.seedProblem ? html`<p class="rollbook-problem">${t.seedProblem}</p>` : nothing}
       <div class="rollbook-fields">
         ${select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"), { wide: true, problem: problem.of("rules") })}
         ${START_CHOICES[s.rules].map((c) => select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name),

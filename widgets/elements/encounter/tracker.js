@@ -27,6 +27,8 @@ import { rulingLink } from "./fields.js";
 import { logView, stepView } from "./log.js";
 import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
+const MAX_SEED = Number.MAX_SAFE_INTEGER - 1_000_000;
+
 class EncounterTracker extends RollbookElement {
   connected() {
     this.status = new Map(); // id -> the engine's status for the state shown
@@ -44,8 +46,14 @@ class EncounterTracker extends RollbookElement {
     this.typical = null; // the engine's typical combatant (ruling opencore-typical-combatant)
     this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
     this.forgotten = null; // a foe template just forgotten: {name, back}
-    const { values } = readQuery({ seed: "int" }, location.search);
-    this.seed = values.seed ?? null; // ?seed=N: a seeded encounter (for a demonstration, a test)
+    const { values, problems } = readQuery({ seed: "int" }, location.search, { seed: "seed" });
+    // ?seed=N: a seeded encounter (for a demonstration, a test); each step takes the next seed, so
+    // N must leave room below JavaScript's largest exact whole number for a long fight's steps
+    const seeded = values.seed !== undefined && values.seed >= 0 && values.seed <= MAX_SEED;
+    this.seed = seeded ? values.seed : null;
+    this.seedProblem = problems.length || (values.seed !== undefined && !seeded)
+      ? `The link's seed was left out, so this encounter's dice are not seeded: a seed is a whole number from 0 to ${MAX_SEED.toLocaleString("en")}.`
+      : null;
     this.shown = null; // the encounter the status was asked for
     this.listen(kept.watch(() => this.#refresh()));
     this.#tables();
