@@ -1,14 +1,17 @@
 """Lighthouse quality scores of the built site: the home page, a rules page with inline rolls and
-every tool page, against the targets of issue 9.
+every tool page (or, with ``--all``, every page of the site), against the targets of issues 9 and 21.
 
-    make build && .venv/bin/python benchmarks/lighthouse.py [--runs N] [--write-readme]
+    make build && .venv/bin/python benchmarks/lighthouse.py [--runs N] [--all] [--reuse] [--write-readme]
 
 Lighthouse 12.2.3 (benchmarks/lighthouse/, its own package so `make serve` and `make test` do not
 install it) in the system Chromium, mobile preset: a phone screen, simulated slow 4G and a 4x
 slower CPU. The site is served the way a static host serves it: text files gzip-compressed
-(GitHub Pages does), the rest as they are. Each page's scores are the median of N runs; the audits
-that did not pass are listed so a lost point names its cause. ``--write-readme`` replaces the
-"Lighthouse" section of benchmarks/README.md.
+(GitHub Pages does), the rest as they are. Each run of each page is a first visit: a browser of
+its own with a fresh profile (``--reuse`` runs them all in one browser, whose compiled code and
+caches a first visitor does not have: it scored higher). Each page's scores are the median of N
+runs; the audits that did not pass are listed so a lost point names its cause, and ``--all`` ends
+with the lowest Performance and that page's metrics. ``--write-readme`` replaces the "Lighthouse"
+section of benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -79,8 +82,15 @@ def serve() -> tuple[ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
-def lighthouse(urls: list[str]) -> dict[str, Any]:
-    done = subprocess.run(["node", str(RUNNER), *urls], capture_output=True, text=True, check=False,
+def every_page() -> list[str]:
+    """Every page the site builds (its folders with an index.html), the runtime's folder left out."""
+    folders = {index.parent.relative_to(SITE) for index in SITE.rglob("index.html")}
+    return sorted("" if folder == Path(".") else folder.as_posix() + "/" for folder in folders
+                  if "pyodide" not in folder.parts)
+
+
+def lighthouse(urls: list[str], reuse: bool) -> dict[str, Any]:
+    done = subprocess.run(["node", str(RUNNER), *(["--reuse"] if reuse else []), *urls], capture_output=True, text=True, check=False,
                           env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=1800)
     if done.returncode != 0:
         raise SystemExit(f"lighthouse failed:\n{done.stderr[-3000:]}")
@@ -88,26 +98,31 @@ def lighthouse(urls: list[str]) -> dict[str, Any]:
     return result
 
 
-def measure(url: str, pages: list[str], runs: int) -> dict[str, list[dict[str, Any]]]:
+def measure(url: str, pages: list[str], runs: int, reuse: bool) -> dict[str, list[dict[str, Any]]]:
     results: dict[str, list[dict[str, Any]]] = {page: [] for page in pages}
     for _ in range(runs):
-        answer = lighthouse([url + page for page in pages])
+        answer = lighthouse([url + page for page in pages], reuse)
         for page in pages:
             results[page].append(answer[url + page])
     return results
 
 
-def table(results: dict[str, list[dict[str, Any]]], runs: int) -> str:
-    lines = [f"Recorded {datetime.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cores "
-             f"(`.venv/bin/python benchmarks/lighthouse.py --runs {runs}`): Lighthouse 12.2.3, mobile preset, "
-             f"median of {runs} run(s) per page; the site served gzip-compressed like a static host.", "",
+def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, load: tuple[float, float]) -> str:
+    lines = [f"Recorded {datetime.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cores, "
+             f"load average {load[0]:.1f} before and {load[1]:.1f} after (`{command}`): Lighthouse 12.2.3, "
+             f"mobile preset, median of {runs} run(s) per page, each run a first visit (a fresh browser and "
+             "profile); the site served gzip-compressed like a static host.", "",
              "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     misses: list[str] = []
+    worst: tuple[float, str, dict[str, float], list[str]] | None = None
     for page, runs_of_page in results.items():
         scores = {key: statistics.median(run["scores"][key] for run in runs_of_page) for key in TARGETS}
         metric = {key: statistics.median(run["metrics"][key] for run in runs_of_page)
                   for key in runs_of_page[0]["metrics"]}
+        if worst is None or scores["performance"] < worst[0]:
+            slowest = max(runs_of_page, key=lambda run: run["metrics"]["total-blocking-time"])
+            worst = (scores["performance"], page, metric, slowest["bootup"] + slowest["work"])
         marks = {key: f"{scores[key]:g}" + ("" if scores[key] >= TARGETS[key] else " ✗") for key in TARGETS}
         lines.append(f"| `{page or '/'}` | {marks['performance']} | {marks['accessibility']} | "
                      f"{marks['best-practices']} | {marks['seo']} | "
@@ -119,6 +134,13 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int) -> str:
                                   for a in run["failing"] if a["category"] == key})
                 misses.append(f"- `{page or '/'}` {key} {scores[key]:g} < {target}: " + "; ".join(failing))
     lines += ["", "Targets: Performance ≥ 95, Accessibility 100, Best practices 100, SEO ≥ 95 (✗ = missed)."]
+    if worst is not None and len(results) > 1:
+        score, page, metric, where = worst
+        lines += ["", f"Lowest Performance: **{score:g}** on `{page or '/'}` (medians: FCP "
+                      f"{metric['first-contentful-paint'] / 1000:.2f} s, LCP {metric['largest-contentful-paint'] / 1000:.2f} s, "
+                      f"TBT {metric['total-blocking-time']:.0f} ms, CLS {metric['cumulative-layout-shift']:.3f}, "
+                      f"Speed Index {metric['speed-index'] / 1000:.2f} s); its slowest run's script and main-thread "
+                      "time: " + "; ".join(where) + "."]
     if misses:
         lines += ["", "Missed, with the audits that did not pass:", "", *misses]
     return "\n".join(lines)
@@ -128,18 +150,23 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--page", action="append", help="only this page (site path, e.g. tools/roller/)")
+    parser.add_argument("--all", action="store_true", help="every page of the site, not the sample")
+    parser.add_argument("--reuse", action="store_true", help="one browser for every run (not a first visitor)")
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
     if not (SITE / "index.html").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1
-    pages = options.page or [page for page in PAGES if (SITE / page / "index.html").is_file()]
+    pages = options.page or (every_page() if options.all else
+                             [page for page in PAGES if (SITE / page / "index.html").is_file()])
+    command = " ".join([".venv/bin/python benchmarks/lighthouse.py", *(arg for arg in argv if arg != "--write-readme")])
+    before = os.getloadavg()[0]
     server, url = serve()
     try:
-        results = measure(url, pages, options.runs)
+        results = measure(url, pages, options.runs, options.reuse)
     finally:
         server.shutdown()
-    section = table(results, options.runs)
+    section = table(results, options.runs, command, (before, os.getloadavg()[0]))
     print(section)
     if options.write_readme:
         write_section(START, END, section, heading='## Lighthouse')

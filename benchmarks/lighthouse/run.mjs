@@ -2,7 +2,12 @@
 // 4x slower CPU), on each URL given, in the system Chromium (CHROME_PATH). Prints one JSON object:
 // per URL the four category scores, the load metrics and every audit that did not pass.
 //
-//   CHROME_PATH=/usr/bin/chromium node benchmarks/lighthouse/run.mjs URL...
+//   CHROME_PATH=/usr/bin/chromium node benchmarks/lighthouse/run.mjs [--reuse] URL...
+//
+// Each URL gets a browser of its own with a fresh profile (chrome-launcher makes a new one per
+// launch), as a first visitor has: no HTTP cache, no V8 code cache, no service worker. `--reuse`
+// runs every URL in one browser, the old way: later pages then find Material's bundle and fonts
+// compiled and cached, which a first visitor does not have (issue 21: why the two methods differed).
 
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -12,15 +17,21 @@ const DIAGNOSTICS = ["mainthread-work-breakdown", "bootup-time", "render-blockin
                      "unused-css-rules", "unused-javascript", "server-response-time"];
 const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];
 
-const chrome = await chromeLauncher.launch({
+const launch = () => chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-gpu"],
 });
+const args = process.argv.slice(2);
+const reuse = args.includes("--reuse");
+const urls = args.filter((arg) => arg !== "--reuse");
 const results = {};
+let chrome = reuse ? await launch() : null;
 try {
-  for (const url of process.argv.slice(2)) {
+  for (const url of urls) {
+    if (!reuse) chrome = await launch();
     const { lhr } = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+    if (!reuse) { await chrome.kill(); chrome = null; }
     const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id].score ?? 0) * 100)]));
     const metrics = Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id].numericValue]));
     const failing = [];
@@ -36,6 +47,6 @@ try {
     results[url] = { scores, metrics, failing, diagnostics, bootup, work, runtimeError: lhr.runtimeError?.message ?? null };
   }
 } finally {
-  await chrome.kill();
+  if (chrome) await chrome.kill();
 }
 console.log(JSON.stringify(results, null, 2));

@@ -130,3 +130,41 @@ def test_no_request_leaves_localhost(context, served_site: BuiltSite, base_url: 
     foreign = sorted({url for url in requests
                       if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).hostname != "127.0.0.1"})
     assert requests and foreign == []
+
+
+def test_a_tapped_abbreviation_says_what_it_stands_for(browser, base_url: str) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+    page = context.new_page()
+    try:
+        page.goto(base_url + "opencore/character-creation/")
+        abbreviation = page.locator(".md-content abbr[title='Constitution']").first
+        abbreviation.scroll_into_view_if_needed()
+        tip = page.locator(".rollbook-abbreviation")
+        expect(tip).to_have_count(0)  # nothing is mounted before a tap
+        abbreviation.tap()
+        expect(tip).to_be_visible()
+        expect(tip).to_have_text("Constitution")
+        box, word = tip.bounding_box(), abbreviation.bounding_box()
+        assert box and word and 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"]
+        assert word["y"] + word["height"] <= box["y"] <= word["y"] + word["height"] + 20  # just below the word
+        assert abbreviation.get_attribute("aria-describedby") == tip.get_attribute("id")
+        page.locator(".md-content h1").tap()
+        expect(tip).to_be_hidden()
+        assert abbreviation.get_attribute("aria-describedby") is None
+    finally:
+        context.close()
+
+
+def test_a_page_loads_only_the_widgets_it_shows_and_the_next_page_its_own(context, base_url: str) -> None:
+    page = context.new_page()
+    modules: list[str] = []
+    page.on("request", lambda request: modules.append(request.url.split("/widgets/")[-1])
+            if "/widgets/elements/" in request.url else None)
+    open_for_instant_navigation(page, base_url + "opencore/character-creation/")
+    assert "elements/inline-roll.js" in modules
+    assert not {"elements/encounter/tracker.js", "elements/roller.js", "elements/character.js"} & set(modules), modules
+    page.locator(".md-nav--primary a[href$='tools/roller/']").first.click()
+    page.wait_for_url("**/tools/roller/")
+    expect(page.locator("rollbook-roller input").first).to_be_visible()  # defined and drawn after instant navigation
+    assert "elements/roller.js" in modules
+    assert "elements/encounter/tracker.js" not in modules
