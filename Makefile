@@ -83,7 +83,8 @@ bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	node benchmarks/pyodide.mjs --write-readme
 	$(PY) benchmarks/widgets.py --write-readme
 	$(PY) benchmarks/start.py --write-readme
-	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/lighthouse.py --write-readme
+	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/phone.py --write-readme
+	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/lighthouse.py --all --runs 3 --write-readme
 	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/reading.py --write-readme
 
 clean:

@@ -1,0 +1,204 @@
+"""Phone-class check (issue 21): the first answer, a tap to its total and an encounter step, with the
+whole browser pinned to one core, next to the same at full CPU, in one run.
+
+    make build && .venv/bin/python benchmarks/phone.py [--runs N] [--taps N] [--write-readme]
+
+DevTools' CPU throttling slows only the page's main thread, never the engine's worker, so it
+flatters a phone. Pinning Chromium to one core (``taskset -c 0``, every process and thread of it)
+slows the worker, Material's search worker and the page alike, as a low-end phone's few slow
+cores do. For each CPU (all cores, then one), in the system headless Chromium from the built site
+on localhost, each the median of N runs:
+
+* floor: the worker alone, the one-line ``ask()`` page of ``benchmarks/start.py`` (the engine's
+  worker and nothing else on the page), until its first answer;
+* bare worker: a page whose module worker only calls ``loadPyodide()`` (cold: the baseline of
+  "cold <= 0.5 of bare");
+* roller: ``tools/roller/``, ``3d6`` and Enter as soon as the field exists, until the total shows;
+  its ratio to the floor is goal 3's "within 1.25x of the worker-alone floor";
+* tap to total: once the engine is ready, Enter to the new total on screen (median of ``--taps``);
+* encounter step: ``tools/encounter/`` with two typical foes, "Next turn" (or "Roll initiative",
+  "Next round") to the step drawn (median of ``--taps``).
+
+Cold = a fresh profile on disk (empty caches; service workers blocked, so the second visit is the
+HTTP cache's); warm = the second visit in it. Times are the page's own clock. ``--write-readme``
+replaces the "Phone-class check" section of benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+from served import serve
+from start import FLAGS, META, SITE, TIMEOUT_MS, pages
+
+START, END = "<!-- phone-bench:start -->", "<!-- phone-bench:end -->"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+WATCH = """
+window.__totals = [];
+window.__steps = [];
+new MutationObserver(() => {
+  const total = document.querySelector(".rollbook-total__value") && document.querySelector(".rollbook-breakdown");
+  const text = total ? total.textContent : null;
+  if (text !== null && text !== window.__lastTotal) { window.__lastTotal = text; window.__totals.push(performance.now()); }
+  const undo = document.querySelector(".rollbook-encounter__undo")?.textContent ?? null;
+  if (undo !== window.__lastUndo) { window.__lastUndo = undo; window.__steps.push(performance.now()); }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+document.addEventListener("keydown", (e) => { if (e.key === "Enter") window.__tapAt = performance.now(); }, true);
+document.addEventListener("pointerdown", () => { window.__tapAt = performance.now(); }, true);
+"""
+
+
+def one_core_chromium(folder: Path) -> str:
+    """A Chromium that runs, with everything it starts, on core 0 only."""
+    wrapper = folder / "chromium-one-core"
+    wrapper.write_text(f'#!/bin/sh\nexec taskset -c 0 {CHROMIUM} "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    return str(wrapper)
+
+
+def until(page: Page, condition: str) -> None:
+    page.wait_for_function(condition, timeout=TIMEOUT_MS)
+
+
+def ready(page: Page, url: str) -> float:
+    page.goto(url)
+    until(page, "() => window.__ready !== undefined")
+    value = page.evaluate("window.__ready")
+    if value < 0:
+        raise RuntimeError(f"{url}: the engine answered with an error")
+    return float(value) / 1000
+
+
+def roller(page: Page, url: str, taps: int) -> tuple[float, list[float]]:
+    page.goto(url + "tools/roller/")
+    field = page.get_by_label("Dice expression")
+    field.fill("3d6")
+    field.press("Enter")
+    until(page, "() => window.__totals.length >= 1")
+    first = page.evaluate("window.__totals[0]") / 1000
+    answers = []
+    for n in range(taps):
+        before = page.evaluate("window.__totals.length")
+        field.fill(f"{n + 2}d6+1")  # a new breakdown every time
+        field.press("Enter")
+        until(page, f"() => window.__totals.length > {before}")
+        answers.append(page.evaluate("window.__totals[window.__totals.length - 1] - window.__tapAt"))
+    return first, answers
+
+
+def encounter(page: Page, url: str, taps: int) -> list[float]:
+    page.goto(url + "tools/encounter/")
+    widget = page.locator("rollbook-encounter")
+    widget.get_by_role("button", name="Start the encounter").click()
+    for _ in range(2):
+        steps = page.evaluate("window.__steps.length")
+        widget.get_by_role("button", name="A typical foe").click()
+        until(page, f"() => window.__steps.length > {steps}")
+    times = []
+    for _ in range(taps):
+        steps = page.evaluate("window.__steps.length")
+        widget.locator(".rollbook-encounter__next").click()
+        until(page, f"() => window.__steps.length > {steps}")
+        times.append(page.evaluate("window.__steps[window.__steps.length - 1] - window.__tapAt"))
+    return times
+
+
+def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[[str], None]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="rollbook-phone-") as profiles:
+        def context() -> BrowserContext:
+            ctx = playwright.chromium.launch_persistent_context(
+                tempfile.mkdtemp(dir=profiles), executable_path=executable, args=FLAGS,
+                viewport={"width": 390, "height": 844}, service_workers="block")
+            ctx.add_init_script(WATCH)
+            return ctx
+
+        samples: dict[str, list[float]] = {}
+        kinds: dict[str, Callable[[Page], float]] = {
+            "floor": lambda page: ready(page, url + "bench-ask.html"),
+            "bare": lambda page: ready(page, url + "bench-bare-worker.html"),
+            "roller": lambda page: roller(page, url, 0)[0],
+        }
+        for _ in range(runs):
+            for kind, run in kinds.items():  # interleaved: a burst of load elsewhere hits every kind alike
+                ctx = context()
+                for start in ("cold", "warm"):
+                    page = ctx.new_page()
+                    samples.setdefault(f"{kind} {start}", []).append(run(page))
+                    page.close()
+                ctx.close()
+        out = {key: statistics.median(values) for key, values in samples.items()}
+        progress(", ".join(f"{key} {[round(v, 2) for v in values]}" for key, values in samples.items()))
+        ctx = context()
+        out["tap"] = roller(ctx.new_page(), url, taps)[1]
+        out["step"] = encounter(ctx.new_page(), url, taps)
+        ctx.close()
+    return out
+
+
+def section(results: dict[str, dict[str, Any]], runs: int, taps: int, load: tuple[float, float]) -> str:
+    lines = [f"Recorded {datetime.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cores, load "
+             f"average {load[0]:.1f} before and {load[1]:.1f} after (`.venv/bin/python benchmarks/phone.py --runs {runs} "
+             f"--taps {taps}`): headless Chromium, median of {runs} runs; seconds from navigation start on the "
+             "page's own clock. One core = the whole browser under `taskset -c 0`.", "",
+             "| CPU | start | floor (worker alone) | bare worker | roller: first roll | roller / floor | roller / bare |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for cpu, out in results.items():
+        for start in ("cold", "warm"):
+            floor, bare, first = out[f"floor {start}"], out[f"bare {start}"], out[f"roller {start}"]
+            lines.append(f"| {cpu} | {start} | {floor:.2f} s | {bare:.2f} s | {first:.2f} s | {first / floor:.2f} | "
+                         f"{first / bare:.2f} |")
+    lines += ["", "Once the engine is ready (ms from the tap to what it changed on screen):", "",
+              "| CPU | tap to total: median | worst | encounter step: median | worst | taps each |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for cpu, out in results.items():
+        lines.append(f"| {cpu} | {statistics.median(out['tap']):.1f} ms | {max(out['tap']):.1f} ms | "
+                     f"{statistics.median(out['step']):.1f} ms | {max(out['step']):.1f} ms | {taps} |")
+    lines += ["", "Targets (issue 21): roller warm within 1.25× of the floor, at full CPU and on one core; cold "
+              "≤ 0.5 of the bare worker; a tap to its total ≤ 50 ms median on one core."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--taps", type=int, default=12)
+    parser.add_argument("--write-readme", action="store_true")
+    options = parser.parse_args(argv)
+    html = (SITE / "tools" / "roller" / "index.html").read_text(encoding="utf-8") if SITE.is_dir() else ""
+    found = META.search(html)
+    if found is None:
+        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
+        return 1
+    load_before = os.getloadavg()[0]
+    results: dict[str, dict[str, Any]] = {}
+    server, url = serve(SITE, pages(found[1]))
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for cpu, executable in (("all cores", CHROMIUM), ("one core", one_core_chromium(Path(folder)))):
+                results[cpu] = measure(executable, url, options.runs, options.taps,
+                                       lambda line, cpu=cpu: print(f"{cpu}: {line}", file=sys.stderr))
+    finally:
+        server.shutdown()
+    text = section(results, options.runs, options.taps, (load_before, os.getloadavg()[0]))
+    print(text)
+    if options.write_readme:
+        write_section(START, END, text, heading="## Phone-class check: one core")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
