@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import platform
 import statistics
@@ -172,6 +173,10 @@ def section(results: dict[str, dict[str, Any]], runs: int, taps: int, load: tupl
     return "\n".join(lines)
 
 
+def report(cpu: str, line: str) -> None:
+    print(f"{cpu}: {line}", file=sys.stderr)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -189,8 +194,7 @@ def main(argv: list[str]) -> int:
     try:
         with tempfile.TemporaryDirectory() as folder:
             for cpu, executable in (("all cores", CHROMIUM), ("one core", one_core_chromium(Path(folder)))):
-                results[cpu] = measure(executable, url, options.runs, options.taps,
-                                       lambda line, cpu=cpu: print(f"{cpu}: {line}", file=sys.stderr))
+                results[cpu] = measure(executable, url, options.runs, options.taps, functools.partial(report, cpu))
     finally:
         server.shutdown()
     text = section(results, options.runs, options.taps, (load_before, os.getloadavg()[0]))
