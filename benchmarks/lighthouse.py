@@ -20,6 +20,7 @@ import argparse
 import datetime
 import functools
 import gzip
+import hashlib
 import io
 import json
 import os
@@ -47,12 +48,13 @@ COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".webmani
 
 
 class StaticHost(SimpleHTTPRequestHandler):
-    """site/ as a static host serves it: right types, gzip for text (and wasm), cached compressions."""
+    """site/ as a static host serves it: right types, gzip for text (and wasm), cached compressions,
+    an ETag on each and 304 Not Modified to a revalidation that names it."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
                       ".wasm": "application/wasm", ".json": "application/json",
                       ".webmanifest": "application/manifest+json"}
-    cache: dict[Path, bytes] = {}
+    cache: dict[Path, tuple[bytes, str]] = {}
 
     def send_head(self) -> Any:
         path = Path(self.translate_path(self.path))
@@ -62,13 +64,21 @@ class StaticHost(SimpleHTTPRequestHandler):
                 or not path.is_file()):
             return super().send_head()
         if path not in self.cache:
-            self.cache[path] = gzip.compress(path.read_bytes(), compresslevel=6)
-        body = self.cache[path]
+            raw = path.read_bytes()
+            self.cache[path] = (gzip.compress(raw, compresslevel=6), f'"{hashlib.sha1(raw).hexdigest()}"')
+        body, etag = self.cache[path]
+        if etag in self.headers.get("If-None-Match", ""):  # a revalidation, as GitHub Pages answers it
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Cache-Control", "max-age=600")
+            self.end_headers()
+            return None
         self.send_response(200)
         self.send_header("Content-Type", self.guess_type(str(path)))
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=600")  # GitHub Pages' own
+        self.send_header("ETag", etag)
         self.end_headers()
         return io.BytesIO(body)
 

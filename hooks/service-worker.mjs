@@ -5,7 +5,8 @@
 // The engine's folder, pyodide/<hash>/ (hooks/pyodide_bundle.py), and Material's hashed assets
 // already have the content hash in their URL: they are precached without a revision, so Workbox fetches them with the normal
 // HTTP cache instead of cache: "reload" - on a first visit it gets the runtime the engine worker
-// has just downloaded (or is downloading) instead of fetching the runtime a second time.
+// has just downloaded (or is downloading) instead of fetching the runtime a second time. The rest
+// are revalidated rather than downloaded again (hooks/sw-revalidate.js).
 //
 //   node hooks/service-worker.mjs SITE_DIR
 //
@@ -13,16 +14,19 @@
 // only reads. skipWaiting is off: a new version waits until the reader chooses to reload (widgets/offline.js
 // says an update is ready); clientsClaim is on, so the very first visit is already covered.
 
-import { writeFile } from "node:fs/promises";
+import { copyFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { generateSW } from "workbox-build";
 
 const site = path.resolve(process.argv[2] ?? "site");
+const REVALIDATE = "sw-revalidate.js"; // the precache asks before it downloads again: see that file
+await copyFile(new URL(REVALIDATE, import.meta.url), path.join(site, REVALIDATE));
 
 const { count, size, warnings } = await generateSW({
   globDirectory: site,
   globPatterns: ["**/*.{html,js,mjs,css,json,wasm,zip,whl,gz,svg,png,webmanifest,xml}"],
-  globIgnores: ["sw.js", "workbox-*.js", "**/*.map"],
+  globIgnores: ["sw.js", REVALIDATE, "workbox-*.js", "**/*.map"],
+  importScripts: [REVALIDATE],
   swDest: path.join(site, "sw.js"),
   // The Pyodide runtime is the largest file (pyodide.asm.wasm, about 9 MB); it must be there offline.
   maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,

@@ -177,6 +177,7 @@ class Switchable:
                  trickle: dict[str, int] | None = None) -> None:
         self.directory = directory
         self.sent: dict[str, int] = {}
+        self.sent_paths: dict[str, int] = {}  # the same, by the whole path (many files are index.html)
         self.delays = delays or {}  # seconds before a file is sent, by name: a slow link
         self.trickle = trickle or {}  # bytes per second a file is sent at, by name: a slow link
         self.server = QuietServer(("127.0.0.1", 0), self._handler)
@@ -184,7 +185,7 @@ class Switchable:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
 
     def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
-        sent, delays, trickle = self.sent, self.delays, self.trickle
+        sent, sent_paths, delays, trickle = self.sent, self.sent_paths, self.delays, self.trickle
 
         class Counting(SiteHandler):
             def copyfile(self, source: Any, outputfile: Any) -> None:
@@ -200,8 +201,10 @@ class Switchable:
 
             def send_response(self, code: int, message: str | None = None) -> None:
                 if code == 200:
-                    name = self.path.split("?")[0].rsplit("/", 1)[-1]
+                    path = self.path.split("?")[0]
+                    name = path.rsplit("/", 1)[-1]
                     sent[name] = sent.get(name, 0) + 1
+                    sent_paths[path] = sent_paths.get(path, 0) + 1
                     time.sleep(delays.get(name, 0))
                 super().send_response(code, message)
 
@@ -215,7 +218,9 @@ class Switchable:
 def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any, tmp_path: Path) -> None:
     """The engine's worker and the service worker's precache want the same files at the same time:
     the runtime's folder carries its hash in its URL, so the precache takes them through the HTTP
-    cache (no cache-busting revision) and the runtime crosses the network once."""
+    cache (no cache-busting revision) and the runtime crosses the network once. The files whose
+    names carry no hash (pages, widgets, search index) are revalidated, not downloaded again
+    (hooks/sw-revalidate.js): no file is sent twice on the visit."""
     site = Switchable(served_site.directory)
     # A profile on disk, as a reader's browser has: an incognito context's in-memory HTTP cache
     # keeps no file of this size (so there every big file would cross the network twice).
@@ -235,6 +240,8 @@ def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any
     finally:
         context.close()
         site.close()
+    assert {path: n for path, n in site.sent_paths.items() if n > 1} == {}
+    assert len(site.sent_paths) > 100  # the whole offline copy came, each file once
     for name in ("pyodide.asm.wasm", "engine.snapshot.gz", "python_stdlib.zip"):
         assert site.sent.get(name) == 1, (name, sorted((v, k) for k, v in site.sent.items() if v > 1 or k.endswith((".wasm", ".gz", ".zip", ".whl"))))
         assert any(url.endswith(name) for url in cached), name  # and yet it is precached, for offline
