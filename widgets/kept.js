@@ -552,8 +552,9 @@ export class KeptStore {
 
   /** Apply `step` (state -> state) to what is stored now, or to what is shown when storage is
    *  behind it, and save. `what` names the change for a message ("Buck", "the roll 2d6").
-   *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why. */
-  #change(step, what, { allOrNothing = false } = {}) {
+   *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why, unless
+   *  storage is blocked (`unlessBlocked`): nothing could ever be kept, so the visit has it. */
+  #change(step, what, { allOrNothing = false, unlessBlocked = false } = {}) {
     const base = this.saved ? this.#fresh() : this.state;
     let next;
     try {
@@ -563,7 +564,7 @@ export class KeptStore {
       throw error;
     }
     const saved = this.#write(next, what);
-    if (!saved && allOrNothing) {
+    if (!saved && allOrNothing && !(unlessBlocked && this.trouble === "blocked")) {
       if (base !== this.state) { this.state = base; this.#notify(); }
       throw new KeptError(`nothing was kept: ${this.why}`);
     }
@@ -713,16 +714,18 @@ export class KeptStore {
   }
 
   /** Import an exported file's text: all or nothing. Throws KeptError (and changes nothing) for
-   *  a bad file or when it cannot be saved; returns what was added, already kept and left out. */
+   *  a bad file or when it cannot be saved (storage full, a damaged value not set aside); returns
+   *  what was added, already kept and left out, and `kept`: false when this browser keeps nothing
+   *  at all (storage blocked), where the file is on the page for this visit only. */
   importText(fileText) {
     const imported = parseKeptFile(fileText);
     let counts;
-    this.#change((s) => {
-      const { kept, ...rest } = mergeKept(s, imported);
+    const kept = this.#change((s) => {
+      const { kept: merged, ...rest } = mergeKept(s, imported);
       counts = rest;
-      return kept;
-    }, "the file", { allOrNothing: true });
-    return counts;
+      return merged;
+    }, "the file", { allOrNothing: true, unlessBlocked: true });
+    return { ...counts, kept };
   }
 }
 
