@@ -4,7 +4,8 @@
 // makes every run try the same cases; a failure prints the smallest value that breaks it, and
 // such a value is then kept below as an example of its own.
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { appendFileSync } from "node:fs";
+import { test as nodeTest } from "node:test";
 
 import fc from "fast-check";
 
@@ -13,7 +14,12 @@ import { readQuery, sitePage, writeQuery } from "../../widgets/links.js";
 
 const SEED = 20; // issue 20
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
-const check = (property, runs = RUNS) => fc.assert(property, { seed: SEED, numRuns: runs });
+// scripts/fault_counts.py counts the cases each test tries: generated values and examples
+const RECORD = process.env.ROLLBOOK_CASES;
+let running = null;
+const test = (name, body) => nodeTest(name, () => { running = name; return body(); });
+const tried = (cases) => { if (RECORD) appendFileSync(RECORD, JSON.stringify({ test: running, runs: cases }) + "\n"); };
+const check = (property, runs = RUNS) => { fc.assert(property, { seed: SEED, numRuns: runs }); tried(runs); };
 
 class MemoryStorage {
   constructor(items = {}) { this.items = new Map(Object.entries(items)); this.blocked = false; }
@@ -221,12 +227,14 @@ test("files nested thousands deep, huge, or with __proto__ keys: refused in a pl
     assert.throws(() => parseKeptFile(deepIn(depth)), (error) => { assertPlayerWorded(error, ""); return /levels deep/.test(error.reason); }, String(depth));
   }
   assert.ok(parseKeptFile(deepIn(10)).encounter);
+  tried(4);
   check(fc.property(fc.nat({ max: 3000 }), fc.constantFrom("[", '{"a":'), (depth, open) => {
     const close = open === "[" ? "]" : "}";
     importedOrRefused(`{"rollbook":2,"log":[${open.repeat(depth)}${open === "[" ? "" : "1"}${close.repeat(depth)}]}`);
   }), 50);
   // larger than any export: refused before it is read
   assertPlayerWorded(catchIt(() => parseKeptFile(`{"rollbook":2,"x":"${"x".repeat(2_000_001)}"}`)), "");
+  tried(1);
   // __proto__ keys (JSON.parse makes them own keys) are names like any other: kept as they came or refused
   for (const text of [
     '{"rollbook":2,"__proto__":{"log":[1]}}',
@@ -237,6 +245,7 @@ test("files nested thousands deep, huge, or with __proto__ keys: refused in a pl
     const state = importedOrRefused(text);
     if (state) assert.equal(Object.getPrototypeOf(state.encounter?.full ?? {}), Object.prototype, text);
     assert.equal({}.armor, undefined); // nothing reached Object.prototype
+    tried(1);
   }
 });
 
