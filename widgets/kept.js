@@ -23,6 +23,9 @@ const MAX_FILE_CHARS = 2_000_000;
 export const MAX_UNDO = 20; // encounter states Undo can take back
 export const MAX_ENCOUNTER_CHARS = 64_000; // the engine's request limit (rollbook.api.MAX_REQUEST_CHARS)
 const MAX_COMBATANTS = 40; // the engine's own limit (encounter/shape.py)
+// Far deeper than anything Rollbook keeps (an encounter's Undo state, a combatant's effect: about
+// ten). Deeper, measuring a value's size ran out of stack, and the engine refuses it anyway.
+const MAX_DEPTH = 64;
 
 /** A kept value that is not what Rollbook stores; the message says where and what: `path` (the
  *  place in the file, "log[3].total", or "file" for the file as a whole) and `reason`. */
@@ -106,12 +109,19 @@ function list(value, path, max) {
   return value;
 }
 
+/** `value` under `key` in `out` as an entry of its own, "__proto__" too: `out[key] = value` would
+ *  drop a text there, or make an object `out`'s prototype (its entries then look kept but are not). */
+export function put(out, key, value) {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 function named(value, path) {
   // {"STR": 3}: names are letters, values whole numbers (what the dice engine takes as --var)
   const out = {};
   for (const [name, score] of Object.entries(object(value, path))) {
     if (!/^[A-Za-z]{1,12}$/.test(name)) fail(`${path}.${name}`, "a name is 1 to 12 letters");
-    out[name] = integer(score, `${path}.${name}`);
+    put(out, name, integer(score, `${path}.${name}`));
   }
   return out;
 }
@@ -151,7 +161,7 @@ export function checkCharacter(value, path = "character") {
   const checkedOptions = {};
   for (const [name, choice] of Object.entries(options)) {
     if (!/^[a-z_]{1,40}$/.test(name)) fail(`${path}.options.${name}`, "not a ruling option");
-    checkedOptions[name] = text(choice, `${path}.options.${name}`, { max: 40 });
+    put(checkedOptions, name, text(choice, `${path}.options.${name}`, { max: 40 }));
   }
   const name = text(value.name, `${path}.name`, { max: 100 }).trim();
   if (!name) fail(`${path}.name`, "a character needs a name");
@@ -179,7 +189,7 @@ export function checkFoe(value, path = "foe") {
   const score = {};
   for (const [key, points] of Object.entries(object(value.score, `${path}.score`))) {
     if (!/^[a-z_]{1,20}$/.test(key)) fail(`${path}.score.${key}`, "not a score's name");
-    score[key] = integer(points, `${path}.score.${key}`);
+    put(score, key, integer(points, `${path}.score.${key}`));
   }
   return {
     id: text(value.id, `${path}.id`, { max: 64 }),
@@ -255,10 +265,10 @@ export function checkEncounter(value, path = "encounter") {
   for (const [id, values] of Object.entries(object(value.full ?? {}, `${path}.full`))) {
     if (id.length > 80) fail(`${path}.full`, "an id longer than 80 characters");
     object(values, `${path}.full.${id}`);
-    full[id] = {
+    put(full, id, {
       armor: integer(values.armor, `${path}.full.${id}.armor`, { min: 0 }),
       toughness: integer(values.toughness, `${path}.full.${id}.toughness`, { min: 0 }),
-    };
+    });
   }
   return {
     current,
@@ -280,11 +290,26 @@ function once(entries, path, what) {
   return entries;
 }
 
+/** The part of `value` (its key) holding something nested more than MAX_DEPTH deep, or null.
+ *  A loop, not a recursion: a file nested a million deep is measured without running out of stack. */
+function tooDeep(value) {
+  const stack = Object.entries(value).map(([key, inner]) => [inner, 1, key]);
+  while (stack.length) {
+    const [at, depth, part] = stack.pop();
+    if (at === null || typeof at !== "object") continue;
+    if (depth >= MAX_DEPTH) return part;
+    for (const inner of Object.values(at)) stack.push([inner, depth + 1, part]);
+  }
+  return null;
+}
+
 /** The whole kept value, checked; KeptError names the first problem. */
 export function checkKept(value) {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     fail("file", `this file is not a Rollbook export (its first line does not say so): ${CHOOSE}`);
   }
+  const deep = tooDeep(value);
+  if (deep !== null) fail(deep, `values inside values more than ${MAX_DEPTH} levels deep, deeper than anything Rollbook keeps`);
   while (Number.isSafeInteger(value.rollbook) && MIGRATIONS[value.rollbook]) value = MIGRATIONS[value.rollbook](value);
   if (value.rollbook !== FORMAT) {
     if (Number.isSafeInteger(value.rollbook) && value.rollbook > FORMAT) {
@@ -527,8 +552,9 @@ export class KeptStore {
 
   /** Apply `step` (state -> state) to what is stored now, or to what is shown when storage is
    *  behind it, and save. `what` names the change for a message ("Buck", "the roll 2d6").
-   *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why. */
-  #change(step, what, { allOrNothing = false } = {}) {
+   *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why, unless
+   *  storage is blocked (`unlessBlocked`): nothing could ever be kept, so the visit has it. */
+  #change(step, what, { allOrNothing = false, unlessBlocked = false } = {}) {
     const base = this.saved ? this.#fresh() : this.state;
     let next;
     try {
@@ -538,7 +564,7 @@ export class KeptStore {
       throw error;
     }
     const saved = this.#write(next, what);
-    if (!saved && allOrNothing) {
+    if (!saved && allOrNothing && !(unlessBlocked && this.trouble === "blocked")) {
       if (base !== this.state) { this.state = base; this.#notify(); }
       throw new KeptError(`nothing was kept: ${this.why}`);
     }
@@ -688,16 +714,18 @@ export class KeptStore {
   }
 
   /** Import an exported file's text: all or nothing. Throws KeptError (and changes nothing) for
-   *  a bad file or when it cannot be saved; returns what was added, already kept and left out. */
+   *  a bad file or when it cannot be saved (storage full, a damaged value not set aside); returns
+   *  what was added, already kept and left out, and `kept`: false when this browser keeps nothing
+   *  at all (storage blocked), where the file is on the page for this visit only. */
   importText(fileText) {
     const imported = parseKeptFile(fileText);
     let counts;
-    this.#change((s) => {
-      const { kept, ...rest } = mergeKept(s, imported);
+    const kept = this.#change((s) => {
+      const { kept: merged, ...rest } = mergeKept(s, imported);
       counts = rest;
-      return kept;
-    }, "the file", { allOrNothing: true });
-    return counts;
+      return merged;
+    }, "the file", { allOrNothing: true, unlessBlocked: true });
+    return { ...counts, kept };
   }
 }
 

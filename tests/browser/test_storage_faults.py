@@ -22,6 +22,8 @@ SHOTS = Path("/work/notes/shots/storage")
 # Storage that refuses every write, as Safari's private mode did and some blocked-data settings do.
 BLOCKED = """Storage.prototype.setItem = function () { throw new DOMException("The operation is insecure.", "SecurityError"); };"""
 DAMAGED = '{"rollbook": 2, "log": [{"id": 1}]}'
+KRISTINE = {"id": "c1", "name": "Kristine", "hp_roll": 60, "created": "2026-11-30T18:00:00.000Z",
+            "scores": {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}}
 # A damaged kept value, then the site's quota filled to the last character (once per context).
 FULL_OVER_DAMAGED = """
 if (localStorage.getItem("%(key)s") === null) {
@@ -81,6 +83,39 @@ def test_blocked_storage_is_said_once_on_every_page_and_nothing_is_called_kept(b
     assert outside.urls == []
 
 
+def test_blocked_storage_an_import_is_on_the_page_for_the_visit_and_said_not_kept(browser, base_url: str, outside, tmp_path: Path) -> None:
+    """Nothing can ever be kept here, so refusing the file helps no one: it is read into this visit,
+    said to be gone when the page closes, and Export to a file gives it back."""
+    context = phone_context(browser, base_url, outside, accept_downloads=True)
+    context.add_init_script(BLOCKED)
+    page = context.new_page()
+    page.goto(base_url + "tools/offline/")
+    expect(page.locator(".rollbook-kept-notice")).to_contain_text("Nothing is kept in this browser")
+    file = tmp_path / "rollbook-2026-12-01.json"
+    file.write_text(json.dumps({"rollbook": 2, "characters": [KRISTINE]}), encoding="utf-8")
+    page.locator("rollbook-kept input[type=file]").set_input_files(str(file))
+    done = page.locator("rollbook-kept .rollbook-done")
+    expect(done).to_contain_text("Imported 0 rolls, 1 character.")
+    expect(done).to_contain_text("on this page for this visit only: it is gone when the page is closed or reloaded")
+    expect(done).to_contain_text("To keep it, use Export to a file before then")
+    expect(page.locator("#rollbook-kept-problem")).to_have_count(0)
+    expect(page.locator("rollbook-kept")).to_contain_text("On this page, not kept in this browser: 0 rolls, 1 character")
+    expect(page.locator(".rollbook-kept-notice")).to_contain_text("The file was not kept in this browser")
+    assert "is kept in this browser" not in page.locator("article").inner_text()
+    assert engine_words(page.locator("rollbook-kept").inner_text()) == []
+    assert axe_violations(page, within=["rollbook-kept"]) == []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        done.scroll_into_view_if_needed()
+        page.screenshot(path=str(Path("/work/notes/shots/props") / f"blocked-import-{scheme}.png"))
+    page.emulate_media(color_scheme="light")
+    with page.expect_download() as download:
+        page.locator("rollbook-kept").get_by_role("button", name="Export to a file").last.click()  # the panel's own, under the notice's
+    assert [c["name"] for c in json.loads(Path(download.value.path()).read_text(encoding="utf-8"))["characters"]] == ["Kristine"]
+    context.close()
+    assert outside.urls == []
+
+
 def test_full_storage_over_a_damaged_value_never_writes_over_it_nor_claims_a_backup(browser, base_url: str, outside, tmp_path: Path) -> None:
     context = phone_context(browser, base_url, outside, accept_downloads=True)
     context.add_init_script(FULL_OVER_DAMAGED)
@@ -98,8 +133,7 @@ def test_full_storage_over_a_damaged_value_never_writes_over_it_nor_claims_a_bac
     assert Path(download.value.path()).read_text(encoding="utf-8") == DAMAGED
     # an import stores nothing, and says so
     file = tmp_path / "rollbook-2026-12-01.json"
-    file.write_text(json.dumps({"rollbook": 2, "characters": [{"id": "c1", "name": "Kristine", "hp_roll": 60, "created": "2026-11-30T18:00:00.000Z",
-        "scores": {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}}]}), encoding="utf-8")
+    file.write_text(json.dumps({"rollbook": 2, "characters": [KRISTINE]}), encoding="utf-8")
     page.locator("rollbook-kept input[type=file]").set_input_files(str(file))
     expect(page.locator("#rollbook-kept-problem")).to_contain_text("was not imported, nothing changed")
     assert "Imported" not in page.locator("rollbook-kept").inner_text()

@@ -254,6 +254,13 @@ test("blocked storage: said at once, before anything is kept, and nothing is sai
     assert.equal(store.saved, false);
     assert.match(store.problem, /^The roll 2d6 was not kept in this browser/);
     assert.doesNotMatch(store.problem, ENGINE_WORDS);
+    // an import is read into the visit (nothing could ever be kept), and not said to be kept
+    const { added, kept: inBrowser } = store.importText(exportKept({ log: [roll("b")], characters: [character("c")], active: null, foes: [], encounter: null }));
+    assert.equal(inBrowser, false);
+    assert.deepEqual([added.rolls, added.characters], [1, 1]);
+    assert.deepEqual(store.characters.map((c) => c.id), ["c"]);
+    assert.equal(store.saved, false);
+    assert.match(store.problem, /^The file was not kept in this browser: this browser does not let this site keep anything/);
   }
   assert.equal(blocked.items.size, 0);
 });

@@ -1,7 +1,8 @@
 // <rollbook-kept>: export everything this browser keeps (roll log, characters, the active one,
 // the encounter being run)
 // as a JSON file, and import such a file back. A bad file is refused with the reason and the
-// place of the problem; what is already kept is never replaced by it.
+// place of the problem; what is already kept is never replaced by it. Where this browser keeps
+// nothing (storage blocked), a file is still read, for this visit only, and said so.
 
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { revealProblem } from "../field-problem.js";
@@ -37,6 +38,10 @@ function leftOut(left) {
   return said.length ? ` Not taken: ${said.join("; ")}.` : "";
 }
 
+// Storage blocked: the file is read into this visit only, and the player is told how to keep it.
+const VISIT_ONLY = "This browser does not let this site keep anything, so the file is on this page for this visit only:"
+  + " it is gone when the page is closed or reloaded. To keep it, use Export to a file before then, and import that file on your next visit.";
+
 class KeptData extends RollbookElement {
   static asksEngine = false;
   connected() {
@@ -56,13 +61,15 @@ class KeptData extends RollbookElement {
     if (!file) return;
     try {
       const had = kept.encounter !== null;
-      const { added, skipped, left } = kept.importText(await file.text());
+      const { added, skipped, left, kept: inBrowser } = kept.importText(await file.text());
       const already = skipped.rolls + skipped.characters + skipped.foes + skipped.encounter;
+      const here = inBrowser ? "kept here" : "on this page";
       this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
         + (added.foes ? `, ${plural(added.foes, "foe")}` : "")
-        + (added.encounter ? `, an encounter${had ? " (it took the place of the one kept here: Undo on the encounter page brings that back)" : ""}` : "")
-        + (already ? ` (${already} already kept here, left as they are).` : ".")
-        + leftOut(left) };
+        + (added.encounter ? `, an encounter${had ? ` (it took the place of the one ${here}: Undo on the encounter page brings that back)` : ""}` : "")
+        + (already ? ` (${already} already ${here}, left as they are).` : ".")
+        + leftOut(left)
+        + (inBrowser ? "" : ` ${VISIT_ONLY}`) };
     } catch (error) {
       this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }

@@ -16,7 +16,7 @@
 import { ask, newSeed } from "../../engine.js";
 import { define, html, nothing, RollbookElement } from "../../element.js";
 import { fieldInError, revealProblem } from "../../field-problem.js";
-import { KeptError, MAX_UNDO } from "../../kept.js";
+import { KeptError, MAX_UNDO, put } from "../../kept.js";
 import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
@@ -141,7 +141,7 @@ class EncounterTracker extends RollbookElement {
     const full = { ...fight.full };
     for (const c of result.encounter.combatants) {
       if (!fight.current.combatants.some((o) => o.id === c.id) && result.encounter.rules === "opencore") {
-        full[c.id] = { armor: c.armor, toughness: c.toughness };
+        put(full, c.id, { armor: c.armor, toughness: c.toughness }); // an own entry, even for the id "__proto__"
       }
     }
     for (const id of Object.keys(full)) if (!result.encounter.combatants.some((c) => c.id === id)) delete full[id];
