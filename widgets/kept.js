@@ -695,6 +695,9 @@ export class KeptStore {
     this.#change((s) => {
       const { kept, ...rest } = mergeKept(s, imported);
       counts = rest;
+      // an imported encounter is kept now: its `updated` says so (a step in another tab then
+      // knows it came after the last one it saw, widgets/step-lock.js)
+      if (rest.added.encounter) kept.encounter = { ...kept.encounter, updated: new Date().toISOString() };
       return kept;
     }, "the file", { allOrNothing: true });
     return counts;
