@@ -204,3 +204,39 @@ def test_two_tabs_keep_characters_at_the_same_moment_and_a_bad_encounter_file_ch
     assert json.loads(stored(first))["encounter"] == fight
     context.close()
     assert outside.urls == []
+
+
+# The last step's mark (widgets/step-lock.js) saying another tab kept a step this tab never hears of.
+MARK_AHEAD = """() => new Promise((done, fail) => {
+  const open = indexedDB.open("rollbook", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("marks");
+  open.onsuccess = () => {
+    const tx = open.result.transaction("marks", "readwrite");
+    tx.objectStore("marks").put({ updated: "2099-01-01T00:00:00.000Z" }, "encounter");
+    tx.oncomplete = () => { open.result.close(); done(true); };
+  };
+  open.onerror = () => fail(open.error);
+})"""
+
+
+def test_a_step_from_another_tab_that_never_arrives_is_waited_for_then_refused_plainly(browser, base_url: str, outside) -> None:
+    context = phone_context(browser, base_url, outside)
+    page = context.new_page()
+    page.goto(base_url + "tools/encounter/")
+    fight = keep_an_encounter(page)
+    page.evaluate(MARK_AHEAD)
+    page.reload()
+    expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+    started = time.monotonic()
+    page.locator(".rollbook-encounter__next").click()
+    problem = page.locator(".rollbook-problem")
+    expect(problem).to_have_text("Not kept: another tab's last step on this encounter has not reached this tab yet: try again.",
+                                 timeout=ENGINE_TIMEOUT_MS)
+    assert 4.5 < time.monotonic() - started < 30  # a bounded wait (5 s), then said
+    assert json.loads(stored(page))["encounter"] == fight  # nothing written over what another tab may have kept
+    assert engine_words(page.locator("article").inner_text()) == []
+    page.locator(".rollbook-encounter__next").click()  # what this tab shows is taken as it is: the next tap goes on
+    expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+    expect(problem).to_have_count(0)
+    context.close()
+    assert outside.urls == []
