@@ -55,7 +55,11 @@ export function placeWords(path) {
 
 const empty = () => ({ log: [], characters: [], active: null, foes: [], encounter: null });
 
-/** From each older format to the next: format 2 added the foe templates (none before). */
+/** From each older format to the next: format 2 added the foe templates (none before). The
+ *  formats written so far, each read in tests/widgets/kept.test.mjs: 1 as first written (a log,
+ *  characters, the active one), 1 with the encounter (added without a new number: a value without
+ *  one has none), 2. A field added later within a format has a default here (a roll's total_text
+ *  and link) or in the engine (an encounter's later rulings, encounter/shape.py LATER_RULINGS). */
 const MIGRATIONS = {
   1: (value) => ({ ...value, rollbook: 2, foes: [] }),
 };
@@ -723,6 +727,9 @@ export class KeptStore {
     const kept = this.#change((s) => {
       const { kept: merged, ...rest } = mergeKept(s, imported);
       counts = rest;
+      // an imported encounter is kept now: its `updated` says so (a step in another tab then
+      // knows it came after the last one it saw, widgets/step-lock.js)
+      if (rest.added.encounter) merged.encounter = { ...merged.encounter, updated: new Date().toISOString() };
       return merged;
     }, "the file", { allOrNothing: true, unlessBlocked: true });
     return { ...counts, kept };

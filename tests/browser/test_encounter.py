@@ -263,6 +263,7 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     expect(widget.locator(".rollbook-encounter__now")).to_have_text("Before the first round")
     expect(widget.locator(".rollbook-encounter__step")).to_have_count(0)  # the Cyno strike is not this fight's
     widget.locator(".rollbook-encounter__undo").click()
+    expect(widget.locator(".rollbook-encounter__now")).not_to_have_text("Before the first round")  # (Undo waits its turn across tabs)
     assert kept(page)["encounter"]["current"] == cyno
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,6 +17,9 @@ import pytest
 from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, PHONE
+from sitebuild import ROOT
+from test_fast_start import Switchable
+from test_storage_faults import keep_an_encounter
 from test_widgets import engine, kept_log, roll, total
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
@@ -22,6 +28,16 @@ SERVICE_WORKER_READY = """async () => {
   const registration = await navigator.serviceWorker.ready;  // active = every file precached
   return Boolean(registration.active && navigator.serviceWorker.controller);
 }"""
+
+
+def service_worker_ready(page: Any) -> None:
+    """The offline copy made and this page under it. (A wait_for_function on an async function
+    passes at once: it does not await the promise, so this asks until it is so.)"""
+    for _ in range(ENGINE_TIMEOUT_MS // 250):
+        if page.evaluate(SERVICE_WORKER_READY):
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError("the service worker never took this page")
 
 
 def test_the_manifest_makes_an_installable_app(served_site, base_url: str) -> None:
@@ -55,7 +71,7 @@ def test_after_one_visit_pages_search_and_dice_work_offline(browser: Any, base_u
     try:
         page = context.new_page()
         page.goto(base_url + "tools/criticals/")  # one visit to a tool makes the offline copy
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        service_worker_ready(page)
         expect(page.locator(".rollbook-notice")).to_contain_text("ready to use offline", timeout=ENGINE_TIMEOUT_MS)
         # a notice nobody asked for covers nothing: a line at the end of the page's text, not over it
         expect(page.locator("article.md-content__inner > .rollbook-notice")).to_contain_text("ready to use offline")
@@ -116,7 +132,7 @@ def test_reading_a_rules_page_costs_no_engine_and_reaching_for_a_die_starts_it(b
         die = page.get_by_role("button", name="Roll 1d100 (Fumble chart)")
         die.tap()
         expect(page.locator("rollbook-roll output").first).to_contain_text(re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)  # the engine used: the copy follows
+        service_worker_ready(page)  # the engine used: the copy follows
     finally:
         context.close()
 
@@ -142,7 +158,7 @@ def test_with_save_data_the_offline_copy_is_made_and_removed_only_on_request(bro
         expect(copy).to_contain_text("asks to save data")
         copy.get_by_role("button", name="Keep Rollbook offline").click()
         expect(copy).to_contain_text("Kept offline on this device", timeout=ENGINE_TIMEOUT_MS)
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        service_worker_ready(page)
 
         copy.get_by_role("button", name="Remove the offline copy").click()
         expect(copy).to_contain_text("Not kept offline yet", timeout=ENGINE_TIMEOUT_MS)
@@ -150,3 +166,82 @@ def test_with_save_data_the_offline_copy_is_made_and_removed_only_on_request(bro
         assert page.evaluate("async () => (await caches.keys()).length") == 0
     finally:
         context.close()
+
+
+# --- a new version arriving mid-fight -----------------------------------------------------------
+
+NEW_VERSION = "(new version)"
+
+
+def new_version(first: Path, tmp_path: Path) -> Path:
+    """The next deploy: the same site with its pages' titles and a widget changed (so the
+    service worker's revisions differ) and sw.js generated afresh by the build's own hook."""
+    second = tmp_path / "second"
+    shutil.copytree(first, second, copy_function=os.link)  # hard links: a changed file is replaced, never rewritten
+    for changed in [*second.rglob("*.html"), second / "widgets" / "notice.js"]:
+        text = changed.read_text(encoding="utf-8")
+        changed.unlink()
+        changed.write_text(text.replace("</title>", f" {NEW_VERSION}</title>", 1) if changed.suffix == ".html"
+                           else text + "\n// the next deploy\n", encoding="utf-8")
+    (second / "sw.js").unlink()
+    done = subprocess.run(["node", str(ROOT / "hooks" / "service-worker.mjs"), str(second)], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return second
+
+
+def next_step(page: Any, undo: int) -> None:
+    page.locator(".rollbook-encounter__next").click()
+    expect(page.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({undo})", timeout=ENGINE_TIMEOUT_MS)
+
+
+def test_a_new_version_arriving_mid_fight_loses_nothing_kept(browser: Any, served_site: Any, tmp_path: Path) -> None:
+    """Tab A runs a fight; the next deploy arrives, tab B takes it (Reload) while A stays on the
+    old version, under the new worker; A steps on, B reloads: every step is there, in both."""
+    site = Switchable(served_site.directory)
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, service_workers="allow")
+    errors: list[str] = []
+    try:
+        first = context.new_page()
+        first.on("pageerror", lambda error: errors.append(f"A: {error}"))
+        first.goto(site.url + "tools/encounter/")
+        service_worker_ready(first)
+        keep_an_encounter(first)
+        first.reload()
+        expect(first.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+        next_step(first, 1)  # initiative
+        next_step(first, 2)  # the next turn
+
+        site.directory = new_version(served_site.directory, tmp_path)  # the deploy: same URL, new files
+        second = context.new_page()
+        second.on("pageerror", lambda error: errors.append(f"B: {error}"))
+        second.goto(site.url + "tools/encounter/")  # the old version still, from the worker; it finds the new one
+        assert NEW_VERSION not in second.title()
+        notice = second.locator(".rollbook-notice")
+        expect(notice).to_contain_text("A new version of Rollbook is ready", timeout=ENGINE_TIMEOUT_MS)
+        with second.expect_navigation():
+            notice.get_by_role("button", name="Reload").click()  # the new worker takes over every tab
+        second.wait_for_load_state()
+        assert NEW_VERSION in second.title()
+        expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+
+        assert NEW_VERSION not in first.title()  # A: the old version's page, now under the new worker
+        next_step(first, 3)
+        second.reload()
+        expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
+        next_step(second, 4)  # and the new version steps on from it, A following
+        expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)", timeout=ENGINE_TIMEOUT_MS)
+
+        for page in (first, second):
+            value = json.loads(page.evaluate("() => localStorage.getItem('rollbook.kept.v1')"))
+            fight = value["encounter"]
+            assert value["rollbook"] == 2 and len(fight["undo"]) == 4
+            assert [state["round"] for state in fight["undo"]] == [0, 1, 1, 2] and fight["current"]["round"] == 2
+            # every step made from the one before: each state's log holds the one before's
+            states = [*fight["undo"], fight["current"]]
+            assert all(len(later["log"]) >= len(earlier["log"]) for earlier, later in zip(states, states[1:]))
+            assert page.locator(".rollbook-problem, .rollbook-kept-notice").count() == 0  # no refusal, nothing unkept
+            assert engine("encounter show", encounter=fight["current"])["status"]  # the engine reads it
+        assert errors == []
+    finally:
+        context.close()
+        site.close()

@@ -212,6 +212,49 @@ test("a kept value of format 1 (before foe templates) is brought forward: everyt
   assert.equal(parseKeptFile(JSON.stringify(before)).foes.length, 0); // an old export imports too
 });
 
+// Every format a kept value (or an exported file) was ever written in, brought forward. Format 1
+// as first written (widgets, 2026-11-30): a log and characters, its rolls before exact totals
+// (total_text) and tools' links, no encounter and no foes; format 1 with the encounter is above.
+const FIRST_FORMAT_1 = {
+  rollbook: 1,
+  log: [{ id: "r1", at: "2026-11-30T18:00:00.000Z", label: "3d6", expression: "3d6", vars: {}, seed: 11, total: 10, text: "3d6 (3, 3, 4) = 10", page: "tools/roller/" }],
+  characters: [{ id: "c1", name: "Kristine", scores, rolled: null, hp_roll: 60, locked: [], options: {}, seed: null,
+                 created: "2026-11-30T18:00:00.000Z", updated: "2026-11-30T18:00:00.000Z" }],
+  active: "c1",
+};
+
+test("a kept value of format 1 as first written (no encounter, no foes, rolls before exact totals) is brought forward whole", () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(FIRST_FORMAT_1) });
+  const store = new KeptStore(storage);
+  assert.equal(store.problem, null);
+  assert.deepEqual(store.log, [{ ...FIRST_FORMAT_1.log[0], total_text: null, link: null }]);
+  assert.deepEqual(store.characters, FIRST_FORMAT_1.characters);
+  assert.equal(store.active.name, "Kristine");
+  assert.deepEqual([store.foes, store.encounter], [[], null]);
+  store.addRoll(roll("r2"));
+  const saved = JSON.parse(storage.getItem(STORAGE_KEY));
+  assert.equal(saved.rollbook, 2);
+  assert.deepEqual(saved.log.map((r) => r.id), ["r1", "r2"]); // nothing of it lost in the write forward
+  assert.deepEqual(new KeptStore(storage).characters, FIRST_FORMAT_1.characters);
+  assert.deepEqual(parseKeptFile(JSON.stringify(FIRST_FORMAT_1)).characters, FIRST_FORMAT_1.characters); // its export imports
+});
+
+test("a Cyno encounter kept before its later rulings (target size, ranged parry) is kept as it was", () => {
+  // The engine reads a missing one as the ruling's reading (engine/rollbook/encounter/shape.py LATER_RULINGS,
+  // tests/engine/encounter/test_encounter_record.py); the store must not refuse it first.
+  const cyno = {
+    encounter: 1, rules: "cyno", initiative: "die", rulings: { impossible_dodge: "costs-action", failed_skilled_parry: "free", aim_lines: "natural" },
+    round: 1, turn: 0, order: ["k"], log: [], logged: 0,
+    combatants: [{ id: "k", name: "Kristine", side: "players", initiative: 9, reflex: 6, coordination: 5, stress: 0, actions: 2, actions_left: 2,
+      weaponry_skill: 40, hand_to_hand_skill: null, weapon_damage: "2d6", weapon_level: "human", static: false, level: "human", dp: 30, dp_max: 30, effects: [] }],
+  };
+  const before = { rollbook: 1, log: [], characters: [], active: null, encounter: running({ current: cyno, undo: [], full: {} }) };
+  const storage = new MemoryStorage({ [STORAGE_KEY]: JSON.stringify(before) });
+  const store = new KeptStore(storage);
+  assert.equal(store.problem, null);
+  assert.deepEqual(store.encounter.current, cyno);
+});
+
 test("foe templates are checked, kept, replaced by id, exported, imported and deleted with an undo", () => {
   const cases = [
     [goblin("g", { rules: "d20" }), /^foes\[0\]\.rules: expected "opencore" or "cyno"/],

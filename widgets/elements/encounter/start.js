@@ -49,11 +49,13 @@ export async function begin(t, event) {
   t.problem = null;
   t.shown = answer.result.encounter;
   // started from none: refused when another tab started one meanwhile
-  if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() }, null)) {
-    t.statusFrom(answer.result.status);
-    t.step = { title: "Encounter started", events: answer.result.events };
-    t.said = "Encounter started. Add the combatants, then roll initiative.";
-  }
+  await t.locked(async () => {
+    if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() }, null)) {
+      t.statusFrom(answer.result.status);
+      t.step = { title: "Encounter started", events: answer.result.events };
+      t.said = "Encounter started. Add the combatants, then roll initiative.";
+    }
+  });
   t.update();
 }
 

@@ -20,6 +20,7 @@ import { KeptError, MAX_UNDO, put } from "../../kept.js";
 import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
+import { BEHIND, indexedDbMark, StepLock } from "../../step-lock.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
@@ -28,6 +29,9 @@ import { logView, stepView } from "./log.js";
 import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
 const MAX_SEED = Number.MAX_SAFE_INTEGER - 1_000_000;
+// Every change to the encounter (a step, Undo, start, end, bringing it back), one at a time
+// across this browser's tabs, each made from what the one before kept (step-lock.js says how).
+const stepLock = new StepLock(kept, { mark: globalThis.indexedDB ? indexedDbMark() : null });
 
 class EncounterTracker extends RollbookElement {
   connected() {
@@ -115,11 +119,17 @@ class EncounterTracker extends RollbookElement {
    *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
   async run(command, args, options = {}) {
     if (this.busy || !kept.encounter) return null;
-    // One step at a time across this browser's tabs (Web Locks): a tab's step reads the
-    // encounter after the other tab's step was kept, and the store refuses one made from an
-    // older state (kept.js saveEncounter) where the platform has no locks.
-    return globalThis.navigator?.locks ? navigator.locks.request("rollbook-encounter-step", () => this.#step(command, args, options))
-      : this.#step(command, args, options);
+    // (where the platform has no locks, the store still refuses a step made from an older state: kept.js saveEncounter)
+    return this.locked(() => this.#step(command, args, options));
+  }
+
+  /** `change` (async) with the encounter to itself across tabs; null when this tab could not be
+   *  brought up to date with another tab's last step (said at the page's top). */
+  locked(change) {
+    return stepLock.run(change, () => {
+      this.refused(null, { message: `Not kept: ${BEHIND}.` });
+      return null;
+    });
   }
 
   async #step(command, args, { rolls = false, title = null, form = null, blame = null }) {
@@ -231,30 +241,37 @@ class EncounterTracker extends RollbookElement {
   }
 
   #undo() {
-    const fight = kept.encounter;
-    if (!fight?.undo.length || this.busy) return;
-    const previous = fight.undo.at(-1);
-    if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() }, fight.current)) {
-      this.problem = null;
-      this.step = { title: "Undone", events: [] };
-      this.said = `Undone. ${this.#turnWords(previous)}`;
-    }
-    this.update();
+    if (!kept.encounter?.undo.length || this.busy) return null;
+    return this.locked(async () => {
+      const fight = kept.encounter; // as the last step left it (it may have been in another tab)
+      if (!fight?.undo.length || this.busy) return;
+      const previous = fight.undo.at(-1);
+      if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() }, fight.current)) {
+        this.problem = null;
+        this.step = { title: "Undone", events: [] };
+        this.said = `Undone. ${this.#turnWords(previous)}`;
+      }
+      this.update();
+    });
   }
 
   #end() {
-    this.ended = kept.clearEncounter();
-    this.step = null;
-    this.problem = null;
-    this.said = "Encounter ended.";
-    this.update();
+    return this.locked(async () => {
+      this.ended = kept.clearEncounter();
+      this.step = null;
+      this.problem = null;
+      this.said = "Encounter ended.";
+      this.update();
+    });
   }
 
   bringBack() {
-    this.ended?.();
-    this.ended = null;
-    this.said = "Encounter brought back.";
-    this.update();
+    return this.locked(async () => {
+      this.ended?.();
+      this.ended = null;
+      this.said = "Encounter brought back.";
+      this.update();
+    });
   }
 
   // --- the view -------------------------------------------------------------------------------

@@ -1,0 +1,125 @@
+// One encounter step at a time across this browser's tabs, each made from the encounter as the
+// step before it left it.
+//
+// Web Locks put the steps in a line, but they do not carry what is kept: in Chromium every tab's
+// process reads localStorage from its own copy, brought up to date by messages that may still be
+// on their way when the lock reaches it, so a tab could make its step from the encounter before
+// the other tab's, and keep it over that one (a step lost). So the lock holder, before it lets
+// go, writes when the encounter it kept was updated (its `updated`) to IndexedDB, which every
+// process reads from the browser's one copy, transaction after transaction; the next holder reads
+// it first and, while its localStorage still shows an older encounter, waits for the storage
+// event that brings the newer one (session.js reloads the store on it), at most CATCH_UP_MS.
+// Should it never come, the step is refused, plainly, and the store's encounter taken as it is.
+//
+// Why this and not the alternatives: a BroadcastChannel message naming the revision travels on
+// its own channel and may arrive after the lock does (nothing orders the two), so it cannot say
+// for certain that storage is behind; moving the encounter itself to IndexedDB would make the
+// kept state two stores, read asynchronously, exported, imported and set aside in two places.
+// One small IndexedDB record and a bounded wait keep kept.js as it is. Where IndexedDB is
+// missing or refused (some private modes) the mark is skipped: the lock and kept.js's refusal of
+// a step made from an older state are what is left.
+//
+// No DOM here (Node's test runner checks it with stand-ins for the locks, the mark and storage).
+
+export const LOCK = "rollbook-encounter-step";
+export const CATCH_UP_MS = 5000;
+export const BEHIND = "another tab's last step on this encounter has not reached this tab yet: try again";
+
+const DB = "rollbook";
+const MARKS = "marks";
+
+/** The last holder's mark in IndexedDB: `read()` and `write(mark)`, a mark being {updated} (when
+ *  the encounter it kept was updated) or {ended} (when it ended the encounter), or null. */
+export function indexedDbMark(idb = globalThis.indexedDB) {
+  let opened = null;
+  const open = () => (opened ??= new Promise((resolve, reject) => {
+    const request = idb.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(MARKS);
+    request.onsuccess = () => {
+      const db = request.result;
+      db.onversionchange = () => { db.close(); opened = null; }; // a newer version of the site upgrades it
+      resolve(db);
+    };
+    request.onerror = () => { opened = null; reject(request.error); };
+    request.onblocked = () => { opened = null; reject(new Error("blocked")); };
+  }));
+  const go = async (mode, act) => {
+    const db = await open();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction(MARKS, mode);
+      const request = act(tx.objectStore(MARKS));
+      tx.oncomplete = () => resolve(request.result); // committed: the next holder's read sees it
+      tx.onerror = tx.onabort = () => reject(tx.error);
+    });
+  };
+  return {
+    read: () => go("readonly", (marks) => marks.get("encounter")).then((value) => value ?? null),
+    write: (mark) => go("readwrite", (marks) => marks.put(mark, "encounter")),
+  };
+}
+
+const time = (iso) => Date.parse(iso);
+
+/** `store` (a KeptStore) shows what `mark` says was kept, or something kept after it. */
+function caughtUp(store, mark) {
+  const updated = store.encounter?.updated ?? null;
+  if (mark.ended) return updated === null || time(updated) > time(mark.ended); // none, or one started since
+  return updated !== null && time(updated) >= time(mark.updated);
+}
+
+/** The mark for what `store` shows now. */
+function markOf(store, now) {
+  const updated = store.encounter?.updated ?? null;
+  return updated ? { updated } : { ended: now };
+}
+
+export class StepLock {
+  /** `locks`: navigator.locks (null: none); `mark`: indexedDbMark() or a stand-in (null: none). */
+  constructor(store, { locks = globalThis.navigator?.locks ?? null, mark = null, catchUpMs = CATCH_UP_MS, now = () => new Date().toISOString() } = {}) {
+    this.store = store;
+    this.locks = locks;
+    this.mark = mark;
+    this.catchUpMs = catchUpMs;
+    this.now = now;
+  }
+
+  /** Run `step` (async) holding the lock, once this tab shows what the last holder kept.
+   *  `behind()` is called instead of `step` when it never arrives (its result is returned). */
+  run(step, behind) {
+    if (!this.locks) return step();
+    return this.locks.request(LOCK, async () => {
+      const mark = await this.#read();
+      // (storage that failed in this tab is not what it shows: nothing to catch up with)
+      if (mark && this.store.saved && !(await this.#catchUp(mark))) {
+        await this.#write(markOf(this.store, this.now())); // taken as it is: the next tap goes on from it
+        return behind();
+      }
+      try {
+        return await step();
+      } finally {
+        // what this holder leaves kept, for the next (unless it is what the mark already says)
+        const after = markOf(this.store, this.now());
+        if (this.store.saved && !(mark && (after.updated ? after.updated === mark.updated : mark.ended))) await this.#write(after);
+      }
+    });
+  }
+
+  async #read() {
+    try { return this.mark ? await this.mark.read() : null; } catch { return null; }
+  }
+
+  async #write(mark) {
+    try { if (this.mark) await this.mark.write(mark); } catch { /* no mark: the lock alone */ }
+  }
+
+  /** Wait for storage events (each reloads the store) until it shows `mark`, or the time is up. */
+  #catchUp(mark) {
+    this.store.reload();
+    if (caughtUp(this.store, mark)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (result) => { stop(); clearTimeout(timer); resolve(result); };
+      const stop = this.store.watch(() => { if (caughtUp(this.store, mark)) done(true); });
+      const timer = setTimeout(() => { this.store.reload(); done(caughtUp(this.store, mark)); }, this.catchUpMs);
+    });
+  }
+}
