@@ -16,6 +16,14 @@ export const MAX_LOG = 200; // newest kept; a log is for the evening's rolls, no
 export const MAX_CHARACTERS = 100;
 export const MAX_FOES = 100;
 export const ABILITIES = ["STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM"];
+// The rulings a character's saves and Perception are read by: each option "opencore character" and
+// "opencore check" take, its ruling's reading first, then the alternative. A character kept before
+// it had them (or without one) reads by the ruling.
+export const CHARACTER_RULINGS = {
+  save_direction: ["under", "over"], // opencore-save-direction
+  willpower_composite: ["SDAC", "IPW"], // opencore-willpower-composite
+  perception: ["above", "at-or-below"], // opencore-perception-direction
+};
 export const MAX_TEXT = 2000; // any one string: a roll's breakdown is the longest
 export const MAX_LABEL = 200;
 const MAX_EXPRESSION = 1000; // the engine's own limit (rollbook.dice.limits.MAX_CHARS): any expression it rolls can be kept
@@ -37,6 +45,8 @@ export class KeptError extends Error {
   }
 }
 
+const RULING_WORDS = { save_direction: "saving throws", willpower_composite: "Willpower", perception: "Perception" };
+
 /** A place in a kept value as a player reads it: "log[3].total" -> "roll 4 of the log, total". */
 export function placeWords(path) {
   return String(path)
@@ -49,6 +59,7 @@ export function placeWords(path) {
     .replace(/^encounter/, "the encounter")
     .replace(/\.combatants\[(\d+)\]/, (_, i) => `, combatant ${Number(i) + 1}`)
     .replace(/\.effects\[(\d+)\]/, (_, i) => `, effect ${Number(i) + 1}`)
+    .replace(/\.options\.(\w+)$/, (_, name) => `, the ruling on ${RULING_WORDS[name] ?? name.replaceAll("_", " ")}`)
     .replace(/\[(\d+)\]/g, (_, i) => ` ${Number(i) + 1}`)
     .replace(/\.([^.]+)/g, (_, key) => `, ${key.replaceAll("_", " ")}`);
 }
@@ -166,6 +177,10 @@ export function checkCharacter(value, path = "character") {
   for (const [name, choice] of Object.entries(options)) {
     if (!/^[a-z_]{1,40}$/.test(name)) fail(`${path}.options.${name}`, "not a ruling option");
     put(checkedOptions, name, text(choice, `${path}.options.${name}`, { max: 40 }));
+    const known = CHARACTER_RULINGS[name];
+    if (Object.hasOwn(CHARACTER_RULINGS, name) && !known.includes(choice)) {
+      fail(`${path}.options.${name}`, `not a reading this ruling has, found ${describe(choice)}`);
+    }
   }
   const name = text(value.name, `${path}.name`, { max: 100 }).trim();
   if (!name) fail(`${path}.name`, "a character needs a name");

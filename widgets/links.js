@@ -33,8 +33,15 @@ const FIELDS = {
   },
 };
 
+/** How a field of `kind` is written and read: one of FIELDS, or a list of the values it may take
+ *  (a choice, such as a ruling's two readings: anything else is refused). */
+function codec(kind) {
+  if (!Array.isArray(kind)) return FIELDS[kind];
+  return { write: (value) => String(value), read: (raw) => (kind.includes(raw) ? raw : null) };
+}
+
 /**
- * The query string for `state` under `schema` ({field: "text" | "int" | "bool" | "vars"}):
+ * The query string for `state` under `schema` ({field: "text" | "int" | "bool" | "vars" | [values]}):
  * fields that are null, undefined or empty are left out.
  */
 export function writeQuery(schema, state) {
@@ -43,7 +50,7 @@ export function writeQuery(schema, state) {
     const value = state[field];
     if (value === null || value === undefined || value === "") continue;
     if (kind === "vars" && Object.keys(value).length === 0) continue;
-    params.set(field, FIELDS[kind].write(value));
+    params.set(field, codec(kind).write(value));
   }
   const query = params.toString();
   return query ? `?${query}` : "";
@@ -61,7 +68,7 @@ export function readQuery(schema, search, labels = {}) {
   for (const [field, kind] of Object.entries(schema)) {
     const raw = params.get(field);
     if (raw === null) continue;
-    const value = FIELDS[kind].read(raw);
+    const value = codec(kind).read(raw);
     if (value === null) {
       const what = labels[field] ? `this link's ${labels[field]} “${raw.slice(0, 40)}”` : `part of this link (“${raw.slice(0, 40)}”)`;
       problems.push(`${what} could not be read, so it was left out`);

@@ -9,10 +9,11 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, fields
 from importlib import resources
 
-from rollbook.errors import RollbookError
+from rollbook.errors import RollbookError, quoted
 from rollbook.systems import RULE_SETS
 from rollbook.tables import TableDataError
 
@@ -77,3 +78,36 @@ def reading(option: str, value: str) -> str:
     ruling = next(r for r in _rulings().values() if r.option and r.option.partition("=")[0] == option)
     chose_alternative = ruling.option == f"{option}={value}" and ruling.alternative
     return ruling.alternative.rstrip(".") if chose_alternative and ruling.alternative else ruling.title
+
+
+def alternatives(ids: Iterable[str], options: Collection[str], where: str) -> dict[str, str]:
+    """The options the rulings named by id select, each its alternative (``opencore-save-direction``
+    -> ``{"save_direction": "over"}``), among the ``options`` a command takes; ``where`` says what
+    takes them in a message ("a saving throw or check"). A ruling with nothing to switch there is
+    refused, named by its title (a message never shows an id; the CLI's help lists them)."""
+    switchable = {r.id: r.option.partition("=") for r in all_rulings()
+                  if r.option and r.option.partition("=")[0] in options}
+    out = {}
+    for ruling_id in ids:
+        if ruling_id not in switchable:
+            known = _rulings().get(ruling_id)
+            raise RollbookError(f"“{known.title}” is not a ruling {where} can switch" if known else
+                                f"there is no ruling {quoted(ruling_id)} to switch",
+                                hint="those it can: " + "; ".join(f"“{get(r).title}”" for r in switchable),
+                                fields=("ruling",))
+        name, _, value = switchable[ruling_id]
+        out[name] = value
+    return out
+
+
+def chosen(named: Mapping[str, str | None], ids: Iterable[str], options: Collection[str], where: str) -> dict[str, str]:
+    """The ruling options a table chose: by name (``named``, None where not given) and by the
+    rulings' ids, which select each ruling's alternative among ``options``; the same ruling chosen
+    both ways and differently is refused (naming both fields)."""
+    out = {name: value for name, value in named.items() if value is not None}
+    for name, value in alternatives(ids, options, where).items():
+        if out.get(name, value) != value:
+            raise RollbookError(f"this ruling is chosen twice, as {quoted(out[name])} and by its id",
+                                hint="choose it once", fields=(name, "ruling"))
+        out[name] = value
+    return out

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { checkCharacter, checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_CHARACTERS, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
+import { CHARACTER_RULINGS, checkCharacter, checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_CHARACTERS, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
 
 // localStorage as two tabs of one browser share it: `full` makes every write fail as a full quota
 // does, `blocked` as a private mode does.
@@ -552,4 +552,21 @@ test("the first character kept becomes the active one in the same write", () => 
   store.saveCharacter(character("b", { name: "Birch" }), { orActive: true });
   assert.equal(storage.writes, 1 + 2); // the probe, then one write each
   assert.equal(new KeptStore(storage).active.id, "a");
+});
+
+test("a character keeps the readings its saves and Perception use; one kept without them reads by the rulings", () => {
+  const chosen = checkCharacter(character("c1", { options: { perception: "at-or-below", save_direction: "over" } }));
+  assert.deepEqual(chosen.options, { perception: "at-or-below", save_direction: "over" });
+  assert.deepEqual(checkCharacter(character("c2")).options, {}); // older: no options at all
+  assert.deepEqual(parseKeptFile(exportKept({ ...checkKept({ rollbook: 2 }), characters: [chosen] })).characters[0].options, chosen.options);
+  for (const [name, bad] of [["perception", "sideways"], ["willpower_composite", "CC"], ["save_direction", 1]]) {
+    assert.throws(() => checkKept({ rollbook: 2, characters: [character("c3", { options: { [name]: bad } })] }), (error) =>
+      error instanceof KeptError && error.path === `characters[0].options.${name}` && !ENGINE_WORDS.test(placeWords(error.path)));
+  }
+  assert.throws(() => checkCharacter(character("c4", { options: { perception: "sideways" } }), "characters[0]"),
+    (error) => error.reason === "not a reading this ruling has, found \"sideways\"");
+  assert.equal(placeWords("characters[0].options.perception"), "character 1, the ruling on Perception");
+  for (const [name, readings] of Object.entries(CHARACTER_RULINGS)) {
+    for (const reading of readings) assert.equal(checkCharacter(character("c5", { options: { [name]: reading } })).options[name], reading);
+  }
 });

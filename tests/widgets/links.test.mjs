@@ -39,3 +39,14 @@ test("only a page of this site becomes a link: kept or imported paths are untrus
     assert.equal(sitePage(root, hostile), null, String(hostile));
   }
 });
+
+test("a choice is one of its values: written as it is, anything else refused in a reader's words", () => {
+  const CHARACTER = { name: "text", perception: ["above", "at-or-below"] };
+  const link = shareLink("https://example.org/rollbook/", "tools/character/", CHARACTER, { name: "Buck", perception: "at-or-below" });
+  assert.ok(link.endsWith("?name=Buck&perception=at-or-below"));
+  assert.deepEqual(readQuery(CHARACTER, new URL(link).search), { values: { name: "Buck", perception: "at-or-below" }, problems: [] });
+  assert.deepEqual(readQuery(CHARACTER, "?name=Buck&perception=Above", { perception: "A Perception roll succeeds" }), {
+    values: { name: "Buck" },
+    problems: ["this link's A Perception roll succeeds “Above” could not be read, so it was left out"],
+  });
+});

@@ -1,7 +1,8 @@
 // The OpenCore character sheet: the engine's answer to "opencore character" as the page shows it
 // and prints it. HP and the composites first and large (above the scores, where a roll shows them
 // at once), then the saving throws with their exact chances, then how each number was worked out
-// (the rule, the numbers, the rulings applied).
+// (the rule, the numbers, the rulings applied); under the checks, the readings they follow (the
+// ruling's title, or its alternative's words where the table chose it).
 // Nothing here computes a rule: every number is the engine's.
 
 import { html, nothing } from "../element.js";
@@ -61,7 +62,10 @@ function checksTable(result) {
       <td>${check.rule} <span class="rollbook-sheet__target">(${check.target})</span></td>
       <td><strong class="rollbook-sheet__chance">${percent(check.chance)}</strong>
         <span class="rollbook-sheet__words">${check.chance === "1" || check.chance === "0" ? nothing : check.chance}</span></td>
-    </tr>`)}</tbody></table>`;
+    </tr>`)}</tbody></table>
+    <ul class="rollbook-sheet__readings" aria-label="The rulings these checks follow">${result.rulings.map((ruling) => html`
+      <li class="rollbook-sheet__ruling" data-ruling=${ruling.id}>Ruling${ruling.alternative ? " (read the other way)" : ""}:
+        <a href=${page(`rulings/#${ruling.id}`)}>${ruling.reading}</a></li>`)}</ul>`;
 }
 
 function workingList(result) {

@@ -7,32 +7,50 @@
 // The name field and the Keep button sit right under the roll's big numbers: roll, name, keep,
 // with no scrolling on a phone; the scores and the whole sheet follow.
 //
-// What is kept is the player's inputs (the scores as rolled or typed, the HP roll): the sheet is
-// asked of the engine again each time, so it can never go stale.
+// What is kept is the player's inputs (the scores as rolled or typed, the HP roll, the readings the
+// table chose for the rulings its saves and Perception follow): the sheet is asked of the engine
+// again each time, so it can never go stale. Those readings fold away under More options, each
+// by its words and its ruling's title; the kept character and its link carry them.
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
-import { KeptError, newId } from "../kept.js";
+import { CHARACTER_RULINGS, KeptError, newId } from "../kept.js";
 import { keptNotice } from "../kept-notice.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { ABILITY_NAMES, sheetDetails, sheetSummary } from "./character-sheet.js";
+import { select } from "./encounter/fields.js";
 import { scoresText } from "./inline-roll.js";
 
 const CODES = Object.keys(ABILITY_NAMES);
 const HP = "hp_roll"; // the HP roll's field, next to the nine abilities
-const LINK = { name: "text", scores: "vars", hp_roll: "int", seed: "int" };
+// The rulings a table may read the other way, in words: the ruling's reading first, then the
+// alternative (the values of CHARACTER_RULINGS, in order); the Rulings page has each in full.
+const READINGS = [
+  { name: "save_direction", label: "A saving throw succeeds", ruling: "opencore-save-direction",
+    words: ["At or below the composite", "At or above the composite"] },
+  { name: "willpower_composite", label: "Willpower is rolled against", ruling: "opencore-willpower-composite",
+    words: ["SDAC, as written", "IPW"] },
+  { name: "perception", label: "A Perception roll succeeds", ruling: "opencore-perception-direction",
+    words: ["Higher than PER, as written", "At or below PER, like Awareness"] },
+];
+const BY_RULING = Object.fromEntries(READINGS.map((r) => [r.name, CHARACTER_RULINGS[r.name][0]])); // as the rulings read
+const RULINGS_SECTION = "The GM's rulings";
+const LINK = { name: "text", scores: "vars", hp_roll: "int", seed: "int", ...CHARACTER_RULINGS };
+const LINK_LABELS = Object.fromEntries(READINGS.map((r) => [r.name, r.label]));
 const PAGE = "tools/character/";
 const WHOLE_NUMBER = /^\d+$/;
 
-/** A character being made: the fields as typed (text), which abilities are locked, and what it is. */
-function blankDraft(name = "") {
+/** A character being made: the fields as typed (text), which abilities are locked, the readings
+ *  chosen, and what it is. */
+function blankDraft(name = "", readings = BY_RULING) {
   return {
     id: null, // the kept character this is, null until kept
     name,
     fields: Object.fromEntries([...CODES, HP].map((field) => [field, ""])),
     locked: new Set(),
+    readings: { ...readings }, // ruling option -> the reading chosen (CHARACTER_RULINGS)
     seed: null, // the seed that rolled all of it, while nothing was rerolled or typed
     created: null,
   };
@@ -44,9 +62,21 @@ function draftOf(character) {
     name: character.name,
     fields: { ...Object.fromEntries(CODES.map((code) => [code, String(character.scores[code])])), [HP]: String(character.hp_roll) },
     locked: new Set(character.locked),
+    readings: readingsOf(character.options), // kept before it had them: as the rulings read
     seed: character.seed,
     created: character.created,
   };
+}
+
+/** The readings in `options` (a kept character's, or a link's), each as the ruling reads where
+ *  it has none. */
+function readingsOf(options = {}) {
+  return Object.fromEntries(Object.entries(BY_RULING).map(([name, reading]) => [name, options[name] ?? reading]));
+}
+
+/** The readings that differ from the rulings': what the engine and a link are told. */
+function switched(readings) {
+  return Object.fromEntries(Object.entries(readings).filter(([name, reading]) => reading !== BY_RULING[name]));
 }
 
 /** A field that is not a number at all (the engine checks the range of the ones that are). */
@@ -69,11 +99,18 @@ class CharacterGenerator extends RollbookElement {
     this.busy = false;
     this.shared = false; // the draft came from a link, not from this browser
     this.asked = 0; // answers to older questions are dropped: the newest edit wins
+    this.titles = new Map(); // ruling id -> its title: a ruling is shown by its title
+    this.moreOpen = false; // whether More options is open
     this.listen(kept.watch(() => this.update()));
-    const { values, problems } = readQuery(LINK, location.search);
+    ask({ command: "rulings", args: {} }).then((answer) => {
+      if (answer.ok) this.titles = new Map(answer.result.rulings.map((r) => [r.id, r.title]));
+      this.update();
+    });
+    const { values, problems } = readQuery(LINK, location.search, LINK_LABELS);
     this.linkProblems = problems;
     if (values.scores || values.seed !== undefined) {
-      this.draft = blankDraft(values.name ?? "");
+      this.draft = blankDraft(values.name ?? "", readingsOf(values));
+      this.moreOpen = Object.keys(switched(this.draft.readings)).length > 0; // the link's readings in view
       this.shared = true;
       this.#ask({ scores: values.scores ? scoresText(values.scores) : "", hp_roll: values.hp_roll, seed: values.seed }, { fill: [...CODES, HP] });
     } else if (kept.active) {
@@ -107,7 +144,7 @@ class CharacterGenerator extends RollbookElement {
     this.busy = true;
     this.problem = null;
     this.update();
-    const request = { scores: args.scores };
+    const request = { scores: args.scores, ...switched(this.draft.readings) };
     if (args.hp_roll !== undefined) request.hp_roll = args.hp_roll;
     if (args.seed !== undefined) request.seed = args.seed;
     const answer = await ask({ command: "opencore character", args: request });
@@ -157,7 +194,7 @@ class CharacterGenerator extends RollbookElement {
   /** A new character: every ability not locked, and the HP roll, rolled with a fresh seed. */
   #roll() {
     const locked = [...this.draft.locked];
-    const draft = blankDraft(this.draft.name);
+    const draft = blankDraft(this.draft.name, this.draft.readings); // the table's readings stay
     for (const code of locked) draft.fields[code] = this.draft.fields[code];
     draft.locked = new Set(locked);
     const seed = newSeed();
@@ -187,7 +224,7 @@ class CharacterGenerator extends RollbookElement {
   #startOver() {
     this.asked++; // an answer still on its way belongs to the character left behind
     this.busy = false;
-    this.draft = blankDraft();
+    this.draft = blankDraft("", this.draft.readings); // the table's readings stay
     this.answer = null;
     this.problem = null;
     this.shared = false;
@@ -195,8 +232,16 @@ class CharacterGenerator extends RollbookElement {
     this.update();
   }
 
+  /** The table reads a ruling the other way (or back): the sheet is asked again. */
+  #read(name, reading) {
+    this.draft.readings = { ...this.draft.readings, [name]: reading };
+    if (this.answer) this.#askWith(() => this.#given(), { tapped: true });
+    else this.update();
+  }
+
   #open(character) {
     this.draft = draftOf(character);
+    if (Object.keys(switched(this.draft.readings)).length) this.moreOpen = true;
     this.shared = false;
     this.notice = null;
     this.#askWith(() => this.#given());
@@ -213,7 +258,7 @@ class CharacterGenerator extends RollbookElement {
       const first = kept.active === null;
       const character = kept.saveCharacter({
         id: this.draft.id ?? newId(), name, scores: rolled, rolled: null, hp_roll, locked: [...this.draft.locked],
-        options: {}, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
+        options: { ...this.draft.readings }, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
       }, { orActive: true }); // the first one kept is the one the rules text uses
       this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
       this.shared = false;
@@ -258,13 +303,14 @@ class CharacterGenerator extends RollbookElement {
       </div>
       ${this.engineNotice()}
       ${this.linkProblems.length ? html`<p class="rollbook-problem">${this.linkProblems.join("; ")}</p>` : nothing}
-      ${this.shared ? html`<p class="rollbook-answer__shared">A shared character: the same scores and HP roll as on the device it came from. Name it and keep it to have it here.</p>` : nothing}
+      ${this.shared ? html`<p class="rollbook-answer__shared">A shared character: the same scores, HP roll and rulings as on the device it came from. Name it and keep it to have it here.</p>` : nothing}
       <div class="rollbook-character__answer" aria-busy=${this.busy ? "true" : "false"}>
         ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
         ${this.answer ? sheetSummary(this.answer.result, this.draft.name.trim()) : this.#hint()}
       </div>
       ${this.#keepForm(keptHere)}
       ${this.#scoresForm()}
+      ${this.#readingsFold()}
       ${this.answer ? sheetDetails(this.answer.result) : nothing}
       ${this.#shareView()}
       ${this.#keptList()}
@@ -303,6 +349,21 @@ class CharacterGenerator extends RollbookElement {
     </form>`;
   }
 
+  /** More options: how the table reads the rulings the saves and Perception follow, each by its
+   *  words, with its ruling's title linking to the Rulings page. */
+  #readingsFold() {
+    const chosen = Object.keys(switched(this.draft.readings)).length;
+    return html`<details class="rollbook-fold rollbook-character__readings" ?open=${this.moreOpen}
+      @toggle=${(e) => { this.moreOpen = e.target.open; }}>
+      <summary>More options <span class="rollbook-fold__hint">${RULINGS_SECTION}${chosen ? ` (${chosen} read the other way)` : ""}</span></summary>
+      <fieldset class="rollbook-fold__group"><legend>${RULINGS_SECTION}</legend>
+        <div class="rollbook-fields">${READINGS.map((r) => select(`rollbook-character-${r.name.replaceAll("_", "-")}`, r.label,
+          this.draft.readings[r.name], CHARACTER_RULINGS[r.name].map((value, i) => [value, r.words[i]]),
+          (value) => this.#read(r.name, value), { ruling: r.ruling, titles: this.titles, wide: true }))}</div>
+      </fieldset>
+    </details>`;
+  }
+
   /** The problem, in its field's row (after the field's label) or, naming none, above the button. */
   #problemView(field) {
     return html`<p class="rollbook-problem rollbook-score__problem" id="rollbook-character-problem" role="alert">${labelled(field && label(field), this.problem.message)}</p>`;
@@ -320,8 +381,10 @@ class CharacterGenerator extends RollbookElement {
     const character = kept.characters.find((c) => c.id === this.draft.id);
     if (!character || !this.answer) return false;
     const { rolled, hp_roll } = this.answer.result;
+    const readings = readingsOf(character.options);
     return character.name !== this.draft.name.trim() || character.hp_roll !== hp_roll
-      || CODES.some((code) => character.scores[code] !== rolled[code]);
+      || CODES.some((code) => character.scores[code] !== rolled[code])
+      || READINGS.some(({ name }) => readings[name] !== this.draft.readings[name]);
   }
 
   #keepForm(keptHere) {
@@ -347,6 +410,7 @@ class CharacterGenerator extends RollbookElement {
     if (!this.answer) return nothing;
     const link = shareLink(SITE_ROOT, PAGE, LINK, {
       name: this.draft.name.trim(), scores: this.answer.result.rolled, hp_roll: this.answer.result.hp_roll,
+      ...switched(this.draft.readings),
     });
     return html`<div class="rollbook-row rollbook-character__share">
       <a class="md-button" href=${link}>Link to this character</a>

@@ -5,6 +5,7 @@
 // document's success check by the number of rolls above a number ("opencore successes").
 
 import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
+import { CHARACTER_RULINGS } from "../kept.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { scoresText } from "./inline-roll.js";
 import { chanceText } from "./dice.js";
@@ -18,7 +19,7 @@ const KINDS = [
   { value: "concentration", label: "Concentration save" },
   { value: "perception", label: "Perception check" },
 ];
-const RULINGS = ["save_direction", "willpower_composite", "perception"]; // the options "opencore check" takes
+const RULINGS = Object.keys(CHARACTER_RULINGS); // the options "opencore check" takes, as the character keeps them
 const hidden = () => true; // carried in the link, taken from the active character
 
 class OpenCoreCheck extends RollbookTool {

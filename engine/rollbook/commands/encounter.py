@@ -67,31 +67,12 @@ def start(
         "death_at": death_at, "bloodloss_at": bloodloss_at, "rounds_count": rounds_count, "str_damage": str_damage,
         "dex_modifier": dex_modifier, "impossible_dodge": impossible_dodge, "failed_skilled_parry": failed_skilled_parry,
         "aim_lines": aim_lines, "target_size": target_size, "ranged_parry": ranged_parry}
-    chosen = {name: value for name, value in given.items() if value is not None}
-    for name, value in _alternatives(rules, ruling or []).items():
-        if chosen.get(name, value) != value:
-            raise RollbookError(f"this ruling is chosen twice, as {quoted(chosen[name])} and by its id",
-                                hint="choose it once", fields=(name, "ruling"))
-        chosen[name] = value
+    chosen = rulings.chosen(given, ruling or [], shape.RULINGS[rules], f"an encounter of {RULE_SETS[rules]}")
     enc = shape.new(rules, initiative or shape.INITIATIVE[rules][0], chosen)
     shown = "; ".join(rulings.reading(name, value) for name, value in enc["rulings"].items())
     enc, events = turns.logged(enc, [turns.event(enc, "start", f"Encounter started ({RULE_SETS[rules]}, "
                                                                f"{enc['initiative']} initiative; rulings: {shown})")])
     return _answer(enc, events)
-
-
-def _alternatives(rules: shape.RuleSet, ids: list[str]) -> dict[str, str]:
-    """The encounter's ruling options that the rulings named by id select (each its alternative)."""
-    switchable = {r.id: r.option.partition("=") for r in rulings.all_rulings()
-                  if r.option and r.option.partition("=")[0] in shape.RULINGS[rules]}
-    out = {}
-    for ruling_id in ids:
-        if ruling_id not in switchable:
-            raise RollbookError(f"an encounter of {RULE_SETS[rules]} has no ruling {quoted(ruling_id)} to switch",
-                                hint="one of: " + ", ".join(switchable), fields=("ruling",))
-        name, _, value = switchable[ruling_id]
-        out[name] = value
-    return out
 
 
 @command("encounter add", writes="encounter")

@@ -6,7 +6,7 @@ import dataclasses
 import random
 import re
 from fractions import Fraction
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, cast
 
 from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command
@@ -15,9 +15,15 @@ from rollbook.dice.checks import check as dice_bounds
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
 
-SaveDirection = Annotated[Literal["under", "over"], Arg("ruling opencore-save-direction: 'over' succeeds at or above the composite")]
-WillpowerComposite = Annotated[Literal["SDAC", "IPW"], Arg("ruling opencore-willpower-composite")]
-Perception = Annotated[Literal["above", "at-or-below"], Arg("ruling opencore-perception-direction")]
+SaveDirection = Annotated[Literal["under", "over"] | None,
+                          Arg("ruling opencore-save-direction: under (default) or over, which succeeds at or above the composite")]
+WillpowerComposite = Annotated[Literal["SDAC", "IPW"] | None, Arg("ruling opencore-willpower-composite: SDAC (default) or IPW")]
+Perception = Annotated[Literal["above", "at-or-below"] | None,
+                       Arg("ruling opencore-perception-direction: above (default) or at-or-below")]
+CheckRulings = Annotated[list[str] | None, Arg("a ruling's alternative, by the ruling's id (repeat): "
+                                               "opencore-save-direction, opencore-willpower-composite or "
+                                               "opencore-perception-direction", metavar="ID")]
+CHECK_RULINGS = ("save_direction", "willpower_composite", "perception")  # the rulings the checks switch
 DexModifier = Annotated[Literal["centred", "none"], Arg("ruling opencore-dex-modifier")]
 StrDamage = Annotated[Literal["modifier", "score"], Arg("ruling opencore-str-damage: 'score' adds the STR score itself")]
 DeathAt = Annotated[Literal["negative-con", "zero"], Arg("ruling opencore-death-threshold")]
@@ -35,10 +41,24 @@ def _d100(value: int | None, what: str, rng: random.Random, field: str | None = 
 
 
 def _check_options(save_direction: SaveDirection, willpower_composite: WillpowerComposite,
-                   perception: Perception) -> opencore.Options:
-    """The check rulings a table chose (the same three options on ``character`` and ``check``)."""
-    return opencore.Options(save_direction=save_direction, willpower_composite=willpower_composite,
-                            perception=perception)
+                   perception: Perception, ruling: CheckRulings, where: str) -> opencore.Options:
+    """The check rulings a table chose, by name or by the ruling's id (the same on ``character``
+    and ``check``); the ones not chosen keep their ruling's reading."""
+    named = {"save_direction": save_direction, "willpower_composite": willpower_composite, "perception": perception}
+    chosen = rulings.chosen(named, ruling or [], CHECK_RULINGS, where)  # values among the Literal choices
+    return dataclasses.replace(opencore.DEFAULT, **cast(dict[str, Any], chosen))
+
+
+def _check_rulings(options: opencore.Options) -> list[Result]:
+    """The check rulings a sheet was worked out with: each by its title, or its alternative's words
+    where the table chose it (for the sheet's working and the Rulings page's link)."""
+    out: list[Result] = []
+    for name in CHECK_RULINGS:
+        value = getattr(options, name)
+        ruling = next(r for r in rulings.all_rulings() if r.option and r.option.partition("=")[0] == name)
+        out.append({"id": ruling.id, "title": ruling.title, "option": name, "value": value,
+                    "alternative": ruling.option == f"{name}={value}", "reading": rulings.reading(name, value)})
+    return out
 
 
 @command("opencore character")
@@ -46,13 +66,14 @@ def character(
     *,
     scores: Scores = None,
     hp_roll: Annotated[int | None, Arg("the 1d100 rolled for health points (rolled when left out)")] = None,
-    save_direction: SaveDirection = "under",
-    willpower_composite: WillpowerComposite = "SDAC",
-    perception: Perception = "above",
+    save_direction: SaveDirection = None,
+    willpower_composite: WillpowerComposite = None,
+    perception: Perception = None,
+    ruling: CheckRulings = None,
     rng: random.Random,
 ) -> Result:
     """Create an OpenCore character: abilities, COM rule, composites, saving throws and HP."""
-    options = _check_options(save_direction, willpower_composite, perception)
+    options = _check_options(save_direction, willpower_composite, perception, ruling, "a character's sheet")
     with about("scores"):
         given = opencore.parse_scores(scores or "")
     rolled = {code: given[code] if code in given else roll_total("1d100", rng) for code in opencore.ability_codes()}
@@ -78,6 +99,7 @@ def character(
         "hp_roll": hero.hp_roll,
         "hp": hero.hp,
         "working": _character_working(hero),
+        "rulings": _check_rulings(options),
         "text": "\n".join(lines),
     }
 
@@ -89,13 +111,14 @@ def check(
     *,
     scores: Annotated[str, Arg("the abilities it needs, e.g. STR=76,DEX=80,AGL=21,CON=32", metavar="SCORES")],
     roll: Annotated[int | None, Arg("the 1d100 (rolled when left out)")] = None,
-    save_direction: SaveDirection = "under",
-    willpower_composite: WillpowerComposite = "SDAC",
-    perception: Perception = "above",
+    save_direction: SaveDirection = None,
+    willpower_composite: WillpowerComposite = None,
+    perception: Perception = None,
+    ruling: CheckRulings = None,
     rng: random.Random,
 ) -> Result:
     """Roll a saving throw, Awareness, Concentration or Perception check, with its exact chance."""
-    options = _check_options(save_direction, willpower_composite, perception)
+    options = _check_options(save_direction, willpower_composite, perception, ruling, "a saving throw or check")
     with about("scores"):
         abilities = opencore.parse_scores(scores, lowest=opencore.ABILITY_FLOOR)
     missing = [code for code in opencore.needed_abilities(kind, options) if code not in abilities]
