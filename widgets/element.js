@@ -88,11 +88,10 @@ export class RollbookElement extends HTMLElement {
   #startEngine() {
     const { asksEngine, startsOnIntent } = this.constructor;
     if (!asksEngine) return;
-    if (!startsOnIntent || engineOnDevice()) {
-      warmUpWhenIdle(); // a widget on the page: the engine will be wanted
-      return;
-    }
-    // A finger on the die, a pointer over it or the keyboard on it: the tap follows, and the
+    // a widget on the page: the engine will be wanted, once the page has settled (a die in the
+    // rules text waits for the reader instead, unless the engine is on the device already)
+    if (!startsOnIntent || engineOnDevice()) warmUpWhenIdle();
+    // A finger on the widget, a pointer over it or the keyboard in it: the tap follows, and the
     // engine's start has begun by then.
     const reach = () => {
       for (const type of INTENT) this.removeEventListener(type, reach);

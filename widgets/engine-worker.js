@@ -18,8 +18,16 @@
 // way and loads the wheel.
 // It says once how its start went ({status: "ready", via: "snapshot" | "fresh", why, took: {step:
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
+//
+// Downloads begin at once, but the runtime's start proper (compiling it and restoring the
+// snapshot: a few hundred milliseconds of every core this device has) waits for the page's word:
+// {go: true} (widgets/engine.js sends it when the reader reaches for a widget, or once the page
+// has settled after its load) or any request. On a 2-core machine that start, run while the page
+// itself was starting, stretched the page's own tasks: Lighthouse's total blocking time on
+// tools/roller/ was 250-460 ms with it and 115-140 ms without (benchmarks/README.md, "Lighthouse").
 
 const RUNTIME = new URL("./", import.meta.url);
+const fromNetwork = globalThis.fetch.bind(globalThis);
 // Keep in step with hooks/pyodide_snapshot.mjs, which proves the snapshot with the same steps.
 const AFTER_RESTORE = "import random; random.seed()";
 const SITE_PACKAGES = "import sysconfig; sysconfig.get_path('purelib')";
@@ -177,18 +185,46 @@ let via = "snapshot";
 let afterFirstAnswer = null; // once, when the engine has been idle a while after answering
 let filesBack = null;
 const FILES_BACK_WHEN_IDLE_MS = 2000;
+let go;
+const gate = new Promise((resolve) => { go = resolve; });
+
+// The runtime's two big files, downloaded while the gate is shut and handed to Pyodide when it asks
+// for them (by the URL it fetches), so they cross the network once and no later than before.
+const early = new Map();
+function downloadRuntime() {
+  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"]) {
+    early.set(new URL(name, RUNTIME).href, fromNetwork(new URL(name, RUNTIME)).then(async (response) => {
+      if (!response.ok) return response; // Pyodide reports it as it would have
+      const type = response.headers.get("Content-Type") ?? ""; // application/wasm: compiled as it streams
+      return new Response(await response.blob(), { headers: { "Content-Type": type } });
+    }));
+  }
+}
+globalThis.fetch = (input, init) => {
+  const downloaded = typeof input === "string" ? early.get(input) : undefined;
+  if (downloaded === undefined) return fromNetwork(input, init);
+  early.delete(input);
+  return downloaded;
+};
+
 async function start() {
   const chosen = snapshotResponse();
   chosen.catch(() => {}); // reported below
+  // after the link is measured (on pyodide.asm.mjs): the big files would slow that measure
+  chosen.then(downloadRuntime, downloadRuntime);
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
   try {
     const response = await chosen;
-    if (response) return await restore(loadPyodide, unpacked(response));
+    const packed = response && await response.blob(); // downloaded now, unpacked after the go
+    await gate;
+    mark("go");
+    if (packed) return await restore(loadPyodide, unpacked(new Response(packed)));
   } catch (error) {
     console.warn("rollbook: the engine snapshot could not be restored; starting Pyodide afresh.", error);
     why = `failed: ${error?.message ?? error}`;
   }
+  await gate;
   via = "fresh";
   return await fresh(loadPyodide);
 }
@@ -206,6 +242,8 @@ engine.then(
 self.onmessage = async (event) => {
   // The page's heartbeat (widgets/engine.js): a reply shows this worker is alive and not stuck.
   if (event.data?.ping) return self.postMessage({ pong: true });
+  go(); // the page's word, or a request: either way the engine is wanted now
+  if (event.data?.go) return;
   const { id, request } = event.data ?? {};
   let response;
   try {

@@ -26,6 +26,13 @@ let nextId = 0;
 const pending = new Map(); // id -> {resolve, request, resent}: what the worker has not answered yet
 let status = { state: "idle", message: null, detail: null, via: null, why: null };
 const watchers = new Set();
+
+// The worker downloads at once but starts the runtime (the CPU-heavy part) only when told to
+// (widgets/engine-worker.js): when the reader reaches for a widget or asks, or once the page has
+// settled after its load, so the page's own start never shares the CPU with the engine's.
+let wanted = false;
+let settling = false;
+const SETTLE_MS = 1000; // after the load event: Material's and the widgets' first work is done by then
 const SITE_ROOT = new URL("../", import.meta.url);
 
 function setStatus(state, { message = null, detail = null, via = null, why = null } = {}) {
@@ -238,6 +245,7 @@ function start(message = null) {
   startedAt = performance.now();
   listen(worker);
   watch();
+  if (wanted) worker.postMessage({ go: true }); // one that replaces a worker the page had told to go
 }
 
 function engineWorker() {
@@ -245,9 +253,20 @@ function engineWorker() {
   return worker;
 }
 
-/** Start the engine now (e.g. when a widget is shown) so the first answer comes sooner. */
+
+/** Start the engine now: the reader is reaching for a widget, the answer is wanted soon. */
 export function warmUp() {
-  engineWorker();
+  wanted = true;
+  engineWorker()?.postMessage({ go: true });
+}
+
+function warmUpWhenSettled() {
+  if (settling || wanted) return;
+  settling = true;
+  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
+  const settled = () => setTimeout(() => idle(() => warmUp(), { timeout: 1000 }), SETTLE_MS);
+  if (document.readyState === "complete") settled();
+  else addEventListener("load", settled, { once: true });
 }
 
 /** Whether the engine's files are on this device: the page is served by Rollbook's service
@@ -256,11 +275,13 @@ export function engineOnDevice() {
   return Boolean(globalThis.navigator?.serviceWorker?.controller);
 }
 
-/** Start the engine once the browser is idle: reading the page comes first. */
+/** Start the engine once the page has settled: reading the page comes first. Its downloads
+ *  begin at idle (at once, when widgets/start.js began them from the page's head). */
 export function warmUpWhenIdle() {
+  warmUpWhenSettled();
   if (worker !== null) return;
   const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-  idle(() => warmUp(), { timeout: 2000 });
+  idle(() => engineWorker(), { timeout: 2000 });
 }
 
 /** After a failed start: try again (the reader pressed "Retry"). */
@@ -273,6 +294,7 @@ export function ask(request) {
   return new Promise((resolve) => {
     const id = nextId++;
     pending.set(id, { resolve, request, resent: false });
+    wanted = true; // a request opens the worker's gate itself (and any worker after it)
     try {
       engineWorker()?.postMessage({ id, request }); // null: failed, and failAll answered it
     } catch (error) { // e.g. a request holding a function: not JSON, cannot cross to the worker

@@ -3,8 +3,9 @@
 // idle: hooks/pyodide_bundle.py), right after the meta naming the engine folder, as a classic
 // async script: it runs as soon as it has arrived, before Material's bundle and the widgets'
 // module graph (an async *module* script first waits for its imports, which the page's own
-// scripts delay by about 100 ms). The worker takes no time from the page's own thread: reading
-// never waits for it.
+// scripts delay by about 100 ms). The worker begins its downloads at once and starts the runtime
+// when widgets/engine.js tells it to (the reader reaching for a widget, or the page settled):
+// reading never waits for it.
 //
 // The page still has one worker: this script hands it over to widgets/engine.js, which adopts it
 // when evaluated, with the messages it sent in the meantime (a dedicated worker's messages are

@@ -72,3 +72,19 @@ def small_tap_targets(page: Any, selectors: str) -> list[str]:
         .map((el) => [el.textContent.trim() || el.name || el.id, el.getBoundingClientRect()])
         .filter(([, r]) => r.width < 44 || r.height < 44)
         .map(([name, r]) => `${name}: ${Math.round(r.width)}x${Math.round(r.height)}`)""", selectors)
+
+
+SERVICE_WORKER_READY = """async () => {
+  const registration = await navigator.serviceWorker.ready;  // active = every file precached
+  return Boolean(registration.active && navigator.serviceWorker.controller);
+}"""
+
+
+def service_worker_ready(page: Any) -> None:
+    """The offline copy made and this page under it. (A wait_for_function on an async function
+    passes at once: it does not await the promise, so this asks until it is so.)"""
+    for _ in range(ENGINE_TIMEOUT_MS // 250):
+        if page.evaluate(SERVICE_WORKER_READY):
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError("the service worker never took this page")

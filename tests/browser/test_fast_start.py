@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, PHONE
+from browserkit import ENGINE_TIMEOUT_MS, PHONE, service_worker_ready
 from conftest import CHROMIUM, CHROMIUM_FLAGS, PREFIX, QuietServer, SiteHandler
 from test_widgets import roll, total
 from sitebuild import ROOT
@@ -35,10 +35,6 @@ ASK = """async (request) => {
   return { answer, via: engine.engineStatus().via, why: engine.engineStatus().why };
 }"""
 UNSEEDED = {"command": "roll", "args": {"expression": "40d100"}}  # 100^40 outcomes: equal only by a bug
-SERVICE_WORKER_READY = """async () => {
-  const registration = await navigator.serviceWorker.ready;
-  return Boolean(registration.active && navigator.serviceWorker.controller);
-}"""
 
 
 def engine_workers(page: Any) -> list[str]:
@@ -54,7 +50,7 @@ def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> N
         try:
             first_visit = context.new_page()
             first_visit.goto(base_url + "tools/roller/")  # a tool: the engine starts, then the offline copy
-            assert first_visit.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+            service_worker_ready(first_visit)
             page = context.new_page()
             page.goto(base_url)
             first, second = page.evaluate(ASK, UNSEEDED), page.evaluate(ASK, UNSEEDED)
@@ -231,7 +227,7 @@ def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any
         page.goto(site.url + "tools/roller/")
         roll(page, "3d6")
         assert re.fullmatch(r"\d+", total(page))
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        service_worker_ready(page)
         cached = page.evaluate("""async () => {
           const urls = [];
           for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
@@ -253,7 +249,7 @@ def test_an_update_switches_the_pages_and_the_engine_together(browser: Any, serv
     try:
         page = context.new_page()
         page.goto(site.url + "tools/criticals/")  # a tool: the engine starts, then the offline copy
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        service_worker_ready(page)
         title = {"command": "table", "args": {"name": "codex.dc"}}
         before = page.evaluate(ASK, title)
         assert before["answer"]["result"]["title"] == "Difficulty Class"
@@ -333,7 +329,7 @@ def test_the_service_worker_installs_once_the_engine_has_started(browser: Any, b
         for route in held:
             route.continue_()
         context.unroute("**/pyodide/*/pyodide.asm.wasm")
-        assert page.wait_for_function(SERVICE_WORKER_READY, timeout=ENGINE_TIMEOUT_MS)
+        service_worker_ready(page)
         assert page.evaluate(ENGINE_STATUS)["state"] == "ready"
     finally:
         context.close()

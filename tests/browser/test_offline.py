@@ -16,29 +16,13 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, PHONE
+from browserkit import ENGINE_TIMEOUT_MS, PHONE, service_worker_ready
 from sitebuild import ROOT
 from test_fast_start import Switchable
 from test_storage_faults import keep_an_encounter
 from test_widgets import engine, kept_log, roll, total
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
-
-SERVICE_WORKER_READY = """async () => {
-  const registration = await navigator.serviceWorker.ready;  // active = every file precached
-  return Boolean(registration.active && navigator.serviceWorker.controller);
-}"""
-
-
-def service_worker_ready(page: Any) -> None:
-    """The offline copy made and this page under it. (A wait_for_function on an async function
-    passes at once: it does not await the promise, so this asks until it is so.)"""
-    for _ in range(ENGINE_TIMEOUT_MS // 250):
-        if page.evaluate(SERVICE_WORKER_READY):
-            return
-        page.wait_for_timeout(250)
-    raise AssertionError("the service worker never took this page")
-
 
 def test_the_manifest_makes_an_installable_app(served_site, base_url: str) -> None:
     manifest = json.loads((served_site.directory / "site.webmanifest").read_text())
