@@ -10,6 +10,9 @@
 // it first and, while its localStorage still shows an older encounter, waits for the storage
 // event that brings the newer one (session.js reloads the store on it), at most CATCH_UP_MS.
 // Should it never come, the step is refused, plainly, and the store's encounter taken as it is.
+// A mark older than that wait (its `at`) is not waited for: a write reaches the other tabs in
+// milliseconds, so storage that still does not show it was changed since by other means (the
+// site's data cleared, a damaged value set aside), and what it shows is what there is.
 //
 // Why this and not the alternatives: a BroadcastChannel message naming the revision travels on
 // its own channel and may arrive after the lock does (nothing orders the two), so it cannot say
@@ -67,20 +70,21 @@ function caughtUp(store, mark) {
   return updated !== null && time(updated) >= time(mark.updated);
 }
 
-/** The mark for what `store` shows now. */
-function markOf(store, now) {
+/** The mark for what `store` shows now; `at`: when it was written (ms, this machine's clock). */
+function markOf(store, now, at) {
   const updated = store.encounter?.updated ?? null;
-  return updated ? { updated } : { ended: now };
+  return updated ? { updated, at } : { ended: now, at };
 }
 
 export class StepLock {
   /** `locks`: navigator.locks (null: none); `mark`: indexedDbMark() or a stand-in (null: none). */
-  constructor(store, { locks = globalThis.navigator?.locks ?? null, mark = null, catchUpMs = CATCH_UP_MS, now = () => new Date().toISOString() } = {}) {
+  constructor(store, { locks = globalThis.navigator?.locks ?? null, mark = null, catchUpMs = CATCH_UP_MS, now = () => new Date().toISOString(), clock = () => Date.now() } = {}) {
     this.store = store;
     this.locks = locks;
     this.mark = mark;
     this.catchUpMs = catchUpMs;
     this.now = now;
+    this.clock = clock;
   }
 
   /** Run `step` (async) holding the lock, once this tab shows what the last holder kept.
@@ -90,15 +94,16 @@ export class StepLock {
     return this.locks.request(LOCK, async () => {
       const mark = await this.#read();
       // (storage that failed in this tab is not what it shows: nothing to catch up with)
-      if (mark && this.store.saved && !(await this.#catchUp(mark))) {
-        await this.#write(markOf(this.store, this.now())); // taken as it is: the next tap goes on from it
+      const fresh = mark && typeof mark.at === "number" && this.clock() - mark.at <= this.catchUpMs;
+      if (fresh && this.store.saved && !(await this.#catchUp(mark))) {
+        await this.#write(markOf(this.store, this.now(), this.clock())); // taken as it is: the next tap goes on from it
         return behind();
       }
       try {
         return await step();
       } finally {
         // what this holder leaves kept, for the next (unless it is what the mark already says)
-        const after = markOf(this.store, this.now());
+        const after = markOf(this.store, this.now(), this.clock());
         if (this.store.saved && !(mark && (after.updated ? after.updated === mark.updated : mark.ended))) await this.#write(after);
       }
     });

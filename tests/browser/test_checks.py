@@ -70,7 +70,7 @@ def test_a_link_without_a_seed_is_answered_but_not_logged(phone, base_url: str) 
     page = phone.new_page()
     page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20")
     widget = codex(page)
-    assert re.fullmatch(r"\d+", answer_total(widget))
+    assert re.fullmatch(r"-?\d+", answer_total(widget))  # an open-ended 1 rolls down, below zero
     expect(widget.locator(".rollbook-answer__shared")).to_have_count(0)
     assert kept_log(page) == []
 

@@ -198,7 +198,9 @@ def test_the_encounter_says_a_bad_value_at_its_field(phone, base_url: str) -> No
     for rules, scores in (("opencore", ["HP", "CON", "DEX", "STR", "Attack skill", "Defense skill", "Toughness"]),
                           ("cyno", ["Reflex", "Coordination", "Stress", "Actions", "DP", "Weaponry skill %", "Weapon damage"])):
         page.goto(base_url + "tools/encounter/")
-        page.evaluate("() => localStorage.removeItem('rollbook.kept.v1')")
+        # a clean slate: nothing kept, and no mark of the last encounter's step (widgets/step-lock.js)
+        page.evaluate("""() => { localStorage.removeItem('rollbook.kept.v1');
+          return new Promise((done) => { const q = indexedDB.deleteDatabase('rollbook'); q.onsuccess = q.onerror = q.onblocked = done; }); }""")
         page.reload()
         widget = page.locator("rollbook-encounter")
         widget.get_by_label("Rules", exact=True).select_option(rules)

@@ -78,12 +78,12 @@ async function nextRound(store) {
   return "kept";
 }
 
-function twoTabs({ lag = 30, withMark = true, catchUpMs = 1000 } = {}) {
+function twoTabs({ lag = 30, withMark = true, catchUpMs = 1000, clock = () => Date.now() } = {}) {
   const browser = new Browser(lag);
   const first = browser.tab();
   first.store.saveEncounter({ current: state(0), undo: [], full: {}, seed: null, updated: now() });
   const second = browser.tab(); // opened after: its copy has the encounter
-  const shared = { locks: locks(), mark: withMark ? mark() : null, catchUpMs, now };
+  const shared = { locks: locks(), mark: withMark ? mark() : null, catchUpMs, now, clock };
   return { browser, first, second, lock: (tab) => new StepLock(tab.store, shared), mark: shared.mark };
 }
 
@@ -112,7 +112,7 @@ test("a tab whose copy never catches up refuses the step plainly, then goes on f
   assert.equal(await lock(second).run(() => nextRound(second.store), () => "behind"), "behind");
   assert.ok(Date.now() - started < 1000); // a bounded wait
   assert.equal(browser.stored().encounter.current.round, 1); // nothing written over the first tab's step
-  assert.deepEqual(await mark.read(), { updated: second.store.encounter.updated }); // taken as it is
+  assert.equal((await mark.read()).updated, second.store.encounter.updated); // taken as it is
   assert.equal(await lock(second).run(() => nextRound(second.store), () => "behind"), "kept");
   assert.match(BEHIND, /another tab's last step on this encounter has not reached this tab yet/);
 });
@@ -135,4 +135,22 @@ test("with no Web Locks the step runs as it is; with no IndexedDB, under the loc
   const failing = { read: async () => { throw new Error("no IndexedDB"); }, write: async () => { throw new Error("no IndexedDB"); } };
   assert.equal(await new StepLock(first.store, { locks: locks(), mark: failing }).run(() => nextRound(first.store)), "kept");
   assert.equal(first.store.encounter.current.round, 2);
+});
+
+test("a mark older than the wait is not waited for: storage cleared since is taken as it is (a new encounter starts at once)", async () => {
+  let ms = 0;
+  const { browser, first, lock } = twoTabs({ catchUpMs: 5000, clock: () => ms });
+  await lock(first).run(() => nextRound(first.store), () => "behind"); // the mark: round 1 kept, at 0 ms
+  for (const tab of browser.tabs) tab.copy.clear(); // the site's data cleared (IndexedDB's mark stays)
+  browser.truth.clear();
+  first.store.reload();
+  ms = 60_000; // a minute later
+  const started = Date.now();
+  const begun = await lock(first).run(async () => {
+    first.store.saveEncounter({ current: state(0), undo: [], full: {}, seed: null, updated: now() }, { after: null });
+    return "started";
+  }, () => "behind");
+  assert.equal(begun, "started");
+  assert.ok(Date.now() - started < 1000); // no wait for a fight storage will never show again
+  assert.equal(browser.stored().encounter.current.round, 0);
 });

@@ -76,6 +76,7 @@ export function startView(t) {
           { ruling: c.ruling, titles: t.rulingTitles, wide: true, problem: problem.of(c.name) }))}
       </div>
       ${problem.line}
+      ${t.problemFor(null).line /* a start refused for another tab's step not arrived yet (tracker.js locked) */}
       <button type="submit" class="md-button md-button--primary rollbook-tool__go">Start the encounter</button>
     </form>`;
 }
