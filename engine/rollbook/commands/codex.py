@@ -6,9 +6,14 @@ import random
 from fractions import Fraction
 from typing import Annotated, Literal
 
+from rollbook import rulings
 from rollbook.commands import Arg, Result, command
 from rollbook.errors import about
 from rollbook.systems import codex, parse_number
+
+CheckRulings = Annotated[list[str] | None, Arg("a ruling's alternative, by the ruling's id (repeat): "
+                                               "codex-automatic-failure or codex-take-conditions", metavar="ID")]
+CHECK_RULINGS = ("impossible_fails", "take_conditions")  # the rulings a check switches
 
 
 def _ranks(ranks: tuple[codex.RankChance, ...]) -> list[Result]:
@@ -29,12 +34,19 @@ def check(
     automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
     impossible_fails: Annotated[bool, Arg("GM option: fail without rolling when a 20 could not succeed (ruling codex-automatic-failure)")] = False,
     safe: Annotated[bool, Arg("the character is not threatened or distracted (needed to take 10 or 20)")] = False,
-    take_conditions: Annotated[codex.TakeConditions, Arg("ruling codex-take-conditions: asked (say the character is safe "
-                                                         "to take 10 or 20) or trusted (the table keeps the conditions)")] = "asked",
+    take_conditions: Annotated[codex.TakeConditions | None, Arg("ruling codex-take-conditions: asked (default: say the "
+                                                                "character is safe to take 10 or 20) or trusted (the table "
+                                                                "keeps the conditions)")] = None,
     failure_has_cost: Annotated[bool, Arg("the skill carries penalties for failure (taking 20 incurs them first)")] = False,
+    ruling: CheckRulings = None,
     rng: random.Random,
 ) -> Result:
     """A skill check: d20 (open-ended 1s and 20s) + modifier vs DC, with the exact chance of every outcome."""
+    # the GM's rulings, by name or by the ruling's id (as opencore check and encounter start take them)
+    named = {"impossible_fails": "true" if impossible_fails else None, "take_conditions": take_conditions}
+    chosen = rulings.chosen(named, ruling or [], CHECK_RULINGS, "a Codex check")
+    impossible_fails = chosen.get("impossible_fails") == "true"
+    take_conditions = "trusted" if chosen.get("take_conditions") == "trusted" else "asked"
     dice = tuple(rolls) if rolls else ()
     if not dice and not automatic and not (impossible_fails and codex.impossible_on_20(modifier, dc)):
         dice = codex.roll_dice(rng, take)

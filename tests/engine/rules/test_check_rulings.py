@@ -105,3 +105,34 @@ def test_the_cli_takes_the_ruling_by_its_id(capsys: pytest.CaptureFixture[str]) 
     assert "at or above SDAC" in capsys.readouterr().out  # the named option still works
     assert cli.main(["opencore", "character", "--ruling", "cyno-parry-blows-only"]) == cli.EXIT_BAD_INPUT
     assert capsys.readouterr().err.startswith("rollbook opencore character: --ruling: “Only a hand-to-hand blow can be parried” is not a ruling a character's sheet")
+
+
+# --- the Codex check's two GM rulings, by id as by name -------------------------------------------
+
+
+@pytest.mark.parametrize("by_name, ruling_id, args", [
+    ({"impossible_fails": True}, "codex-automatic-failure", {"modifier": 0, "dc": 25, "seed": 4}),
+    ({"take_conditions": "trusted"}, "codex-take-conditions", {"modifier": 2, "dc": 12, "take": "20"}),
+])
+def test_a_codex_check_takes_each_gm_ruling_by_id_as_by_name(by_name: dict, ruling_id: str, args: dict) -> None:
+    call = lambda **more: api.call({"command": "codex check", "args": {**args, **more}})  # noqa: E731
+    plain, switched = call(), call(**by_name)
+    assert switched["ok"] and call(ruling=[ruling_id]) == switched
+    assert switched != plain  # the alternative reading changes the answer
+
+
+def test_each_codex_reading_has_its_effect() -> None:
+    # automatic failure: a check no 20 could pass fails without a roll only under the GM's option
+    assert answer("codex check", modifier=0, dc=25, rolls=[20, 3])["outcome"] != "automatic failure"
+    assert answer("codex check", modifier=0, dc=25, ruling=["codex-automatic-failure"])["automatic"] == "failure"
+    # take 20: asked says the character must be safe; trusted leaves the conditions to the table
+    assert refused("codex check", modifier=2, dc=12, take="20")["fields"][0] in ("safe", "take")
+    assert answer("codex check", modifier=2, dc=12, take="20", ruling=["codex-take-conditions"])["total"] == 22
+
+
+def test_a_codex_check_refuses_a_ruling_it_cannot_switch_by_title_and_a_ruling_chosen_twice() -> None:
+    wrong = refused("codex check", modifier=2, dc=12, ruling=["opencore-save-direction"])
+    assert wrong["fields"] == ["ruling"] and "opencore-" not in wrong["message"]
+    assert "A saving throw succeeds at or below the composite" in wrong["message"]
+    twice = refused("codex check", modifier=2, dc=12, take_conditions="asked", ruling=["codex-take-conditions"])
+    assert twice["fields"] == ["take_conditions", "ruling"]
