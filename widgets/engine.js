@@ -253,7 +253,6 @@ function engineWorker() {
   return worker;
 }
 
-
 /** Start the engine now: the reader is reaching for a widget, the answer is wanted soon. */
 export function warmUp() {
   wanted = true;
