@@ -61,7 +61,8 @@ def test_switching_perception_changes_the_sheet_and_is_kept_and_linked(phone, br
 
     stored = keep(page, "Buck")
     assert stored["options"] == {"save_direction": "under", "willpower_composite": "SDAC", "perception": "at-or-below"}
-    page.goto(base_url + "tools/character/")  # a later visit opens the active character, its reading in view
+    assert page.url == base_url + "tools/character/"  # the link's query is gone once kept
+    page.reload()  # so a reload opens the kept, active character (not the link's version), its reading in view
     wait_for_sheet(page)
     expect(page.locator("details.rollbook-character__readings")).to_have_attribute("open", "")
     assert_reads_at_or_below(page)

@@ -266,6 +266,8 @@ class CharacterGenerator extends RollbookElement {
         // on this page for the visit only: said at once, never "kept"
         return this.#say(`${character.name} was not kept in this browser: ${kept.why}. It stays on this page until you close it${first ? " (and is the active character)" : ""}; Export to a file keeps it.`, { problem: true });
       }
+      // the link that opened it has done its work: a reload now shows the kept character, not the link's
+      if (location.search) history.replaceState(history.state, "", location.pathname + location.hash);
       this.#say(`${character.name} is kept in this browser${first ? " and is the active character" : ""}.`);
     } catch (error) {
       this.#say(error instanceof KeptError ? error.message : `could not keep the character (${error.message})`, { problem: true });
