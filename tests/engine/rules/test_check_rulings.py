@@ -8,17 +8,13 @@ import json
 import pytest
 
 from rollbook import api, cli
+from rule_answers import call as answer
 
 BUCK = "STR=76,DEX=80,AGL=21,CON=32,INT=86,PER=96,WIS=32,CHA=17,COM=92"  # the seed's worked example
 
 
-def answer(command: str, **args: object) -> dict:
-    out = api.call({"command": command, "args": args})
-    assert out["ok"], out
-    return out["result"]
-
-
 def refused(command: str, **args: object) -> dict:
+    """The whole error (its fields too; rule_answers.refused gives the message alone)."""
     out = api.call({"command": command, "args": args})
     assert not out["ok"], out
     return out["error"]
