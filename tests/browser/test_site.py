@@ -105,17 +105,58 @@ def test_palette_toggle_switches_scheme(context, base_url: str) -> None:
     scheme = "document.body.getAttribute('data-md-color-scheme')"
     seen = [page.evaluate(scheme)]
     for _ in range(3):
-        toggle = page.locator("form[data-md-component='palette'] label:visible").first
-        clicked = page.locator(f"form[data-md-component='palette'] label[for='{toggle.get_attribute('for')}']")
+        toggle = page.locator("form[data-rollbook-palette] label:visible").first
+        clicked = page.locator(f"form[data-rollbook-palette] label[for='{toggle.get_attribute('for')}']")
         clicked.click()
-        # Material hides the clicked toggle in the same step that sets the scheme: wait for that.
+        # The clicked toggle is hidden in the same step that sets the scheme: wait for that.
         expect(clicked).to_be_hidden()
         seen.append(page.evaluate(scheme))
     assert seen[0] == "default"  # the system says light, so the automatic palette is light
     assert "slate" in seen, f"the toggle never switched to dark: {seen}"
-    page.emulate_media(color_scheme="dark")  # back on "follow the system" after a full cycle
+    page.emulate_media(color_scheme="dark")  # back on "follow the system" after a full cycle:
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")  # it follows at once
+    expect(page.locator("meta[name='color-scheme']")).to_have_attribute("content", "dark")
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+
+
+# Records the body's scheme when the article is first in the page, before any script of the body's
+# end (Material's bundle, the widgets) has run: what the first paint shows.
+FIRST_PAINT_SCHEME = """
+new MutationObserver((_, observer) => {
+  if (!document.querySelector("article")) return;
+  window.schemeAtFirstArticle = document.body.getAttribute("data-md-color-scheme");
+  window.rootAtFirstArticle = document.documentElement.className;
+  window.bundleRanBeforeIt = typeof window.component$ !== "undefined";
+  observer.disconnect();
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_the_palette_is_the_readers_from_the_first_paint_and_takes_enter(context, base_url: str) -> None:
+    page = context.new_page()
+    page.emulate_media(color_scheme="dark")
+    page.add_init_script(FIRST_PAINT_SCHEME)
+    open_for_instant_navigation(page, base_url + "dice-notation/")  # a first visit: nothing kept, the system says dark
+    assert page.evaluate("window.schemeAtFirstArticle") == "slate"
+    assert page.evaluate("window.bundleRanBeforeIt") is False
+    # the root's classes are set before the body, so Material's bundle changes nothing there
+    assert page.evaluate("window.rootAtFirstArticle") == "js js-focus-visible"
+    # Enter on the focused toggle turns it, as Material's did: automatic -> light -> dark
+    page.locator("form[data-rollbook-palette] input").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    # the choice is kept across instant navigation and a reload, and the toggle still works
+    page.locator(".md-nav--primary a[href$='rulings/']").first.click()
+    page.wait_for_url("**/rulings/")
+    page.emulate_media(color_scheme="light")  # a chosen dark does not follow the system
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
+    page.locator("form[data-rollbook-palette] label:visible").first.click()  # back to automatic
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "default")
 
 
 def test_no_request_leaves_localhost(context, served_site: BuiltSite, base_url: str) -> None:

@@ -32,3 +32,16 @@ def test_the_header_is_materials_plus_the_table_mode_toggle() -> None:
 @pytest.mark.parametrize("name", ["search.html", "progress.html"])
 def test_the_other_overridden_partials_still_exist_in_material(name: str) -> None:
     assert (MATERIAL / name).is_file(), f"Material no longer has partials/{name}: remove or rework overrides/partials/{name}"
+
+
+def test_the_palette_form_is_materials_under_its_own_mark() -> None:
+    """Material's palette component is not mounted (partials/javascripts/palette.html switches the
+    palette instead, without restyling the page four times), so the form carries another mark."""
+    ours = body((OVERRIDES / "palette.html").read_text(encoding="utf-8"))
+    theirs = body((MATERIAL / "palette.html").read_text(encoding="utf-8"))
+    assert 'data-md-component="palette"' in theirs, "Material's palette form changed its mark: rework overrides/partials/palette.html"
+    assert ours == theirs.replace('data-md-component="palette"', "data-rollbook-palette"), (
+        "Material's partials/palette.html changed: copy it again into overrides/partials/palette.html "
+        'with data-rollbook-palette in place of data-md-component="palette"')
+    assert (MATERIAL / "javascripts" / "palette.html").is_file(), (
+        "Material no longer has partials/javascripts/palette.html: rework the override of it")
