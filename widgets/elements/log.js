@@ -12,10 +12,13 @@ const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
 const SHOWN = 50; // newest first; the rest stay kept (and exported) but off the screen
 
 // One formatter for every entry: toLocaleTimeString() builds a new one per call, which on a slow
-// phone made each roll's re-render of a long log measurably slower.
-const CLOCK = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+// phone made each roll's re-render of a long log measurably slower. Made when the first entry is
+// drawn, not when the module loads: a page's first Intl formatter loads the locale's data (12-40 ms
+// at full CPU in Chromium), a long task on a phone for a log that may be empty.
+let CLOCK = null;
 
 function clock(iso) {
+  CLOCK ??= new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
   return CLOCK.format(new Date(iso));
 }
 
