@@ -19,12 +19,16 @@
 // It says once how its start went ({status: "ready", via: "snapshot" | "fresh", why, took: {step:
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 //
-// Downloads begin at once, but the runtime's start proper (compiling it and restoring the
-// snapshot: a few hundred milliseconds of every core this device has) waits for the page's word:
-// {go: true} (widgets/engine.js sends it when the reader reaches for a widget, or once the page
-// has settled after its load) or any request. On a 2-core machine that start, run while the page
-// itself was starting, stretched the page's own tasks: Lighthouse's total blocking time on
+// Downloads begin at once, but on a first visit the runtime's start proper (compiling it and
+// restoring the snapshot: a few hundred milliseconds of every core this device has) waits for the
+// page's word: {go: true} (widgets/engine.js sends it when the reader reaches for a widget, or once
+// the page has settled after its load) or any request. On a 2-core machine that start, run while
+// the page itself was starting, stretched the page's own tasks: Lighthouse's total blocking time on
 // tools/roller/ was 250-460 ms with it and 115-140 ms without (benchmarks/README.md, "Lighthouse").
+// When the snapshot is on the device already (a player coming back: the compiled runtime is
+// cached too, so there is no compiling), it starts at once: waiting for the reader's first tap
+// put that tap's roll about 0.4 s behind a page that started at once ("Phone-class check").
+// The ready message says which it was (`gate`: "cached" or "page").
 
 const RUNTIME = new URL("./", import.meta.url);
 const fromNetwork = globalThis.fetch.bind(globalThis);
@@ -186,7 +190,12 @@ let afterFirstAnswer = null; // once, when the engine has been idle a while afte
 let filesBack = null;
 const FILES_BACK_WHEN_IDLE_MS = 2000;
 let go;
+let gateOpenedBy = null; // "cached" or "page", reported with "ready"
 const gate = new Promise((resolve) => { go = resolve; });
+function open(by) {
+  gateOpenedBy ??= by;
+  go();
+}
 
 // The runtime's two big files, downloaded while the gate is shut and handed to Pyodide when it asks
 // for them (by the URL it fetches), so they cross the network once and no later than before.
@@ -216,6 +225,7 @@ async function start() {
   mark("module");
   try {
     const response = await chosen;
+    if (why === "cached") open("cached"); // a device that has the engine: no one waits for a tap
     const packed = response && await response.blob(); // downloaded now, unpacked after the go
     await gate;
     mark("go");
@@ -235,14 +245,14 @@ function failureMessage(error) {
 
 const engine = start();
 engine.then(
-  () => self.postMessage({ status: "ready", via, why, took }),
+  () => self.postMessage({ status: "ready", via, why, gate: gateOpenedBy, took }),
   (error) => self.postMessage({ status: "failed", message: failureMessage(error) }),
 );
 
 self.onmessage = async (event) => {
   // The page's heartbeat (widgets/engine.js): a reply shows this worker is alive and not stuck.
   if (event.data?.ping) return self.postMessage({ pong: true });
-  go(); // the page's word, or a request: either way the engine is wanted now
+  open("page"); // the page's word, or a request: either way the engine is wanted now
   if (event.data?.go) return;
   const { id, request } = event.data ?? {};
   let response;

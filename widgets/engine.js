@@ -12,7 +12,9 @@
 //
 // The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready"
 // (with `via`: "snapshot" or "fresh", how the worker started, and `why`: how the snapshot was
-// chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"), "failed" (with a message; the next
+// chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"; `gate`: "cached" when
+// it started at once because the engine is on the device, "page" when it waited for the page's word;
+// `took`: the worker's milliseconds per step), "failed" (with a message; the next
 // ask, or retry(), starts a fresh worker). Every `message` is in a player's words, a sentence to
 // show as it is; what the browser or the worker said is in `detail` (and the console), not shown.
 // "starting" has a message only when a worker that stopped is being replaced.
@@ -24,7 +26,7 @@
 let worker = null;
 let nextId = 0;
 const pending = new Map(); // id -> {resolve, request, resent}: what the worker has not answered yet
-let status = { state: "idle", message: null, detail: null, via: null, why: null };
+let status = { state: "idle", message: null, detail: null, via: null, why: null, gate: null, took: null };
 const watchers = new Set();
 
 // The worker downloads at once but starts the runtime (the CPU-heavy part) only when told to
@@ -35,8 +37,8 @@ let settling = false;
 const SETTLE_MS = 1000; // after the load event: Material's and the widgets' first work is done by then
 const SITE_ROOT = new URL("../", import.meta.url);
 
-function setStatus(state, { message = null, detail = null, via = null, why = null } = {}) {
-  status = { state, message, detail, via, why };
+function setStatus(state, { message = null, detail = null, via = null, why = null, gate = null, took = null } = {}) {
+  status = { state, message, detail, via, why, gate, took };
   for (const watcher of watchers) watcher(status);
 }
 
@@ -109,7 +111,7 @@ const STOPPED = {
 };
 const RESTARTING = "The dice engine stopped; starting it again…";
 
-/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, detail, via, why}. */
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, detail, via, why, gate, took}. */
 export function engineStatus() {
   return status;
 }
@@ -194,10 +196,10 @@ function errorEvent(message) {
   else failAll(COULD_NOT_START, detail);
 }
 
-function received({ id, response, status: started, message, via, why, pong }) {
+function received({ id, response, status: started, message, via, why, gate, took, pong }) {
   if (pong) pinged = false;
   if (started === "ready") {
-    setStatus("ready", { via, why });
+    setStatus("ready", { via, why, gate, took });
     beatLater();
   }
   // A worker whose Pyodide failed to load (say, the phone lost its signal) stays broken:

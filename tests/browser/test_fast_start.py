@@ -66,6 +66,37 @@ def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> N
     assert len({a1, a2, b1, b2}) == 4, rolls
 
 
+# The engine's state once it is ready, with no tap, no pointer and no focus on the page.
+READY_UNTOUCHED = """async () => {
+  const entry = [...document.scripts].find((script) => script.src.endsWith("/widgets/rollbook.js")).src;
+  const engine = await import(new URL("engine.js", entry).href);
+  await new Promise((resolve) => { const stop = engine.watchEngine((s) => { if (s.state === "ready") resolve(); }); });
+  const { gate, took, why } = engine.engineStatus();
+  return { gate, took, why };
+}"""
+
+
+def test_a_returning_player_s_engine_starts_at_once_a_first_visit_s_waits_for_the_page(browser: Any, base_url: str) -> None:
+    """A first visit's runtime start waits for the page's word (a reach for a widget, or the page
+    settled), so it does not stretch the page's own start; on a device that has the engine, it
+    starts as the worker does, before any tap, so the first roll does not wait for it."""
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
+    try:
+        first_visit = context.new_page()
+        first_visit.goto(base_url + "tools/roller/")
+        first = first_visit.evaluate(READY_UNTOUCHED)
+        assert first["gate"] == "page", first  # nothing was tapped: the page settled, then said go
+        service_worker_ready(first_visit)
+        back = context.new_page()
+        back.goto(base_url + "tools/roller/")
+        again = back.evaluate(READY_UNTOUCHED)
+        assert (again["gate"], again["why"]) == ("cached", "cached"), again
+        # at once, not at the settle point (load + 1 s, then idle) where the first visit's began
+        assert again["took"]["go"] < first["took"]["go"], (first, again)
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("start_script", ["first", "last"])
 def test_the_page_has_one_engine_worker_whichever_script_runs_first(browser: Any, base_url: str,
                                                                    start_script: str) -> None:
