@@ -69,7 +69,8 @@ serve: setup
 test: setup $(VENDOR)/.installed chromium build
 	$(PY) -m mypy engine/rollbook hooks
 	node --test tests/widgets/  # the widgets' pure modules (kept state, share links)
-	@# loadgroup: the browser tests share one Chromium on one worker (xdist_group "browser")
+	@# two workers, each with its own Chromium; tests go out one at a time, the browser tests first
+	@# (tests/browser/conftest.py), so the short ones fill in at the end
 	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site tests/browser \
 	  tests/test_workflows.py
 	node tests/pyodide/run.mjs

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 ABILITIES = {"STR": "Strength", "DEX": "Dexterity", "AGL": "Agility", "CON": "Constitution", "INT": "Intelligence",
              "PER": "Perception", "WIS": "Wisdom", "CHA": "Charisma", "COM": "Comeliness"}

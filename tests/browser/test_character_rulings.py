@@ -14,7 +14,7 @@ from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
 from test_character import BUCK, assert_sheet_is, engine, kept, keep, open_generator, scores_text, wait_for_sheet
 from vocabulary import engine_words
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 SHOTS = Path("/work/notes/shots/rulings-char")
 BUCK_LINK = "?name=Buck&scores=" + ",".join(f"{code}:{score}" for code, score in BUCK.items()) + "&hp_roll=96"

@@ -16,7 +16,7 @@ from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, pho
 from rollbook import api, rulings
 from vocabulary import engine_words
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 BUCK = {"id": "buck", "name": "Buck Hunter", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",
         "scores": {"STR": 76, "DEX": 80, "AGL": 21, "CON": 32, "INT": 86, "PER": 96, "WIS": 32, "CHA": 17, "COM": 92}}

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 
 def engine(command: str, **args: Any) -> dict[str, Any]:

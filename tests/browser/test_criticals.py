@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations
 from test_widgets import engine, kept_log
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 
 def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(phone, base_url: str) -> None:

@@ -12,7 +12,7 @@ from browserkit import ENGINE_TIMEOUT_MS
 from sitebuild import BuiltSite
 from test_widgets import roll, total
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 VIOLATIONS = """window.__violations = [];
 document.addEventListener("securitypolicyviolation",

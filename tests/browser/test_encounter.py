@@ -15,7 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 SEED = 7  # with these two, the Orc falls in round 3 (checked below on CPython)
 BUCK = {"name": "Buck", "side": "players", "weapon": "Sword", "armor_name": "Chain Mail",

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
 from vocabulary import engine_words
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 RESTARTING = "The dice engine stopped; starting it again…"
 STOPPED = "The dice engine stopped and did not answer. Tap Retry, then try again."

@@ -11,7 +11,7 @@ import pytest
 
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 # Generous: a cold Pyodide start takes seconds, more on a loaded 2-core machine.
 ASK = """async (requests) => {

@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations
 from vocabulary import engine_words
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 BAD = "abc"
 BUCK = {"id": "buck", "name": "Buck Hunter", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",

@@ -11,7 +11,7 @@ import pytest
 
 from browserkit import ENGINE_TIMEOUT_MS, PHONE, Outside, phone_context
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 # Lighthouse calls under 0.1 good; the room kept should leave next to nothing.
 MOST = 0.02

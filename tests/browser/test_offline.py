@@ -22,7 +22,7 @@ from test_fast_start import Switchable
 from test_storage_faults import keep_an_encounter
 from test_widgets import engine, kept_log, roll, total
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 def test_the_manifest_makes_an_installable_app(served_site, base_url: str) -> None:
     manifest = json.loads((served_site.directory / "site.webmanifest").read_text())

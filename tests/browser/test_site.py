@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from sitebuild import BuiltSite
 
 # One worker drives the one browser (`--dist loadgroup`): two Chromiums would fight over 2 cores.
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 PHONE = {"width": 360, "height": 740}
 

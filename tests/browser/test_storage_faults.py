@@ -16,7 +16,7 @@ from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
 from rollbook import api
 from vocabulary import engine_words
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 KEY = "rollbook.kept.v1"
 SHOTS = Path("/work/notes/shots/storage")

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, small_tap_targets
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 # Before any of the site's scripts: a wake lock that records what the page asks of it, and a
 # visibility the test can change (headless Chromium is always "visible").

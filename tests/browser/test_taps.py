@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page, expect
 from browserkit import ENGINE_TIMEOUT_MS
 from rollbook import api
 
-pytestmark = [pytest.mark.browser, pytest.mark.cpython_only, pytest.mark.xdist_group("browser")]
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 KEPT = "rollbook.kept.v1"
 
