@@ -97,9 +97,19 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, characterData: true });
 """
 SERVICE_WORKER_READY = """async () => {
-  const registration = await navigator.serviceWorker.ready;
-  return Boolean(registration.active);
+  const registration = await navigator.serviceWorker.getRegistration();
+  return Boolean(registration?.active && navigator.serviceWorker.controller);
 }"""
+
+
+def service_worker_ready(page: Any) -> None:
+    """The offline copy made and the page under it, asked until it is so (navigator.serviceWorker.ready
+    never settles on a page that registers nothing, and would hang the wait)."""
+    for _ in range(TIMEOUT_MS // 250):
+        if page.evaluate(SERVICE_WORKER_READY):
+            return
+        page.wait_for_timeout(250)
+    raise TimeoutError("the service worker never took the page")
 
 
 class Throttle:
@@ -190,14 +200,15 @@ def measure(chromium: BrowserType, url: str, runs: int, rates: list[float], thro
                 ctx.close()
                 if kind in ("ask", "roller"):
                     # a first visit as a reader has it (the service worker installs), then warm + SW
-                    # (the ask page is not a site page: it registers no service worker, the home page does)
+                    # (the ask page is not a site page: it registers no service worker; the roller
+                    # does, once its engine has started, which it does when the page has settled)
                     ctx = context("allow")
                     first = ctx.new_page()
                     if kind == "roller":
                         timed(first, url, kind, throttle, rate)
                     else:
-                        first.goto(url)
-                    first.wait_for_function(SERVICE_WORKER_READY, timeout=TIMEOUT_MS)
+                        first.goto(url + "tools/roller/")
+                    service_worker_ready(first)
                     first.close()
                     seconds, via = visit(ctx, url, kind, throttle, rate)
                     samples[kind]["warm-sw"].append(seconds)
