@@ -160,6 +160,11 @@ def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str
 
     jump = page.get_by_role("navigation", name="Helpers on this page")
     expect(jump.get_by_role("link")).to_have_count(11)
+    # a player taps what is drawn: on a loaded machine the helpers above the party's could still be
+    # drawing after the jump (each with the kept character's own notes), moving it off screen
+    page.wait_for_function("""() => [...document.querySelectorAll("article *")]
+      .filter((element) => element.localName.startsWith("rollbook-"))
+      .every((element) => element.classList.contains("rollbook-widget"))""", timeout=30_000)
     taps = Taps(page)
     taps.tap(jump.get_by_role("link", name="Party initiative"))
     party = page.locator("rollbook-opencore-party-initiative")
