@@ -120,6 +120,20 @@ def test_palette_toggle_switches_scheme(context, base_url: str) -> None:
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")
 
 
+@pytest.mark.parametrize("kept", ['{"index": "dark"}', '{"index": 1.5}', '7', 'not json'])
+def test_a_damaged_palette_choice_is_read_as_none(context, base_url: str, kept: str) -> None:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.emulate_media(color_scheme="dark")
+    page.goto(base_url)
+    page.evaluate("(kept) => localStorage.setItem(__md_scope.pathname + '.__palette', kept)", kept)
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", "slate")  # the system's
+    expect(page.locator("form[data-rollbook-palette] label:visible")).to_have_count(1)
+    assert not errors, errors
+
+
 # Records the body's scheme when the article is first in the page, before any script of the body's
 # end (Material's bundle, the widgets) has run: what the first paint shows.
 FIRST_PAINT_SCHEME = """
