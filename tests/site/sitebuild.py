@@ -108,9 +108,9 @@ def site(built_site: BuiltSite) -> BuiltSite:
     return require_success(built_site)
 
 
-def load_hook() -> ModuleType:
-    """hooks/rollbook_tables.py, imported the way MkDocs imports it (by path)."""
-    spec = importlib.util.spec_from_file_location("rollbook_tables", ROOT / "hooks" / "rollbook_tables.py")
+def load_hook(name: str = "rollbook_tables") -> ModuleType:
+    """hooks/<name>.py, imported the way MkDocs imports it (by path)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "hooks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -4,7 +4,6 @@ its own: rollbook.css gives their class every rule Material gives a bare table."
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -12,12 +11,9 @@ import material
 import pytest
 from bs4 import BeautifulSoup
 
-from sitebuild import ROOT, BuiltSite
+from sitebuild import ROOT, BuiltSite, load_hook
 
-_spec = importlib.util.spec_from_file_location("text_tables", ROOT / "hooks" / "text_tables.py")
-assert _spec and _spec.loader
-text_tables = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(text_tables)  # imported by path, as MkDocs imports a hook
+text_tables = load_hook("text_tables")
 CLASS, wrapped = text_tables.CLASS, text_tables.wrapped
 
 pytestmark = [pytest.mark.site, pytest.mark.cpython_only]
