@@ -60,6 +60,7 @@ SITE_RUNTIME_DIR = "pyodide"  # site/pyodide/<hash>/: runtime, lockfile, wheel, 
 SITE_WIDGETS_DIR = "widgets"
 LOCKFILE = "pyodide-lock.json"
 WORKER = "engine-worker.js"
+SEARCH_WORKER = "search-later.js"  # hooks/search_later.py puts it beside Material's search worker
 SNAPSHOT = "engine.snapshot.gz"
 SNAPSHOT_INFO = "engine.snapshot.json"
 # What loadPyodide fetches in a browser (module worker): the ES module loader, the Emscripten
@@ -286,7 +287,7 @@ def install(folder: Path, site_dir: Path) -> None:
         _link_or_copy(path, target / path.name)
     if WIDGETS.is_dir():
         shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(WORKER))  # the worker lives in the folder
+                        ignore=shutil.ignore_patterns(WORKER, SEARCH_WORKER))  # each worker lives elsewhere
         for package, names in VENDORED.items():
             for name in names:
                 source, vendored = NODE_MODULES / package / name, site_dir / SITE_WIDGETS_DIR / "vendor" / package / name

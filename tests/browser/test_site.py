@@ -6,7 +6,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Worker, expect
 
 from sitebuild import BuiltSite
 
@@ -71,20 +71,52 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, served_site: BuiltSite, ba
     assert too_wide == [], "\n".join(too_wide)
 
 
+def search_worker(page: Page) -> Worker:
+    """Material's search worker, through the wrapper that builds its index later (widgets/search-later.js)."""
+    page.wait_for_function("() => document.querySelector('.md-search-result__meta')?.textContent.trim() !== 'Initializing search'")
+    workers = [worker for worker in page.workers if worker.url.endswith("/rollbook-search.js")]
+    assert len(workers) == 1, [worker.url for worker in page.workers]
+    return workers[0]
+
+
+def materials_search_loaded(worker: Worker) -> bool:
+    return worker.evaluate("typeof self.lunr !== 'undefined'")  # Material's worker sets it as it loads
+
+
 def test_search_finds_shrapnel_and_lands_on_the_crit_page(context, base_url: str) -> None:
     page = context.new_page()
-    page.goto(base_url)
+    page.goto(base_url, wait_until="load")
+    worker = search_worker(page)
+    # The page has started, and Material's worker (Lunr and the index) is not even loaded: the
+    # search is ready all the same, and the first letters typed build it.
+    expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+    assert not materials_search_loaded(worker)
     page.locator("input.md-search__input").click()
     page.locator("input.md-search__input").press_sequentially("Shrapnel")  # Material reads key events
     result = page.locator(".md-search-result__item a").first
     # results come as the letters are typed ("S" alone finds other pages first): wait for the word's
     expect(result).to_have_attribute("href", re.compile("damage-and-criticals"), timeout=15_000)
+    assert materials_search_loaded(worker)
     result.click()
     page.wait_for_url("**/opencore/damage-and-criticals/**")
     # Instant navigation changes the URL before it swaps the content in: poll, never read once.
     article = page.locator("article.md-content__inner")
     expect(article.locator("h1")).to_have_text(re.compile(r"^Damage and criticals"))
     expect(article).to_contain_text("Shrapnel")
+
+
+def test_search_index_is_built_a_few_seconds_after_the_start_without_a_search(context, base_url: str) -> None:
+    page = context.new_page()
+    page.goto(base_url + "codex/", wait_until="load")
+    worker = search_worker(page)
+    assert not materials_search_loaded(worker)
+    while not materials_search_loaded(worker):
+        assert page.evaluate("performance.now()") < 15_000, "the index was never built"
+        page.wait_for_timeout(250)
+    assert page.evaluate("performance.now()") >= 4_000  # held for 5 s from the index's arrival
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").press_sequentially("Shrapnel")
+    expect(page.locator(".md-search-result__item a").first).to_have_attribute("href", re.compile("damage-and-criticals"))
 
 
 def test_instant_navigation_changes_page_without_a_reload(context, base_url: str) -> None:
