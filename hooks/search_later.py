@@ -2,7 +2,7 @@
 
 Material's bundle hands the search index to its search worker as the page starts, and the worker
 builds it at once: on a phone's few cores that ran beside the dice engine's start and the page's
-own (benchmarks/README.md, "Search index built later"). ``widgets/search-later.js`` wraps
+own (benchmarks/README.md, the row "Search index built on the first search typed"). ``widgets/search-later.js`` wraps
 Material's worker, unchanged, and builds the index on the first search typed or a few seconds
 after the page's start. This hook puts that file beside Material's worker as
 ``rollbook-search.js`` (naming Material's worker in its first line) and points each page's search

@@ -4,10 +4,10 @@
 // the pages' search at it.
 //
 // Why: Material sends the whole search index to its worker as soon as its bundle runs, and the
-// worker builds it at once (Lunr: about 100 ms of CPU here, several times that on a phone). On a
-// phone's few cores that ran beside the dice engine's start: with the browser on one core, a
-// returning player's first roll on tools/roller/ came 1.63x after the engine alone, 1.31x without
-// the index build (benchmarks/README.md, "Search index built later").
+// worker builds it at once (Lunr: 98 ms of CPU here with the browser on one core, several times
+// that on a phone), just while the dice engine starts: a returning player's first roll on
+// tools/roller/ came 1.34x after the engine alone, 1.31x with this file (benchmarks/README.md,
+// the row "Search index built on the first search typed").
 //
 // So the index is built on the first search typed, or HOLD_MS after the page gave it, whichever
 // comes first: a reader who searches later finds it built. Material's page side sends queries
