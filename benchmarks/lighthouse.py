@@ -132,7 +132,7 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
                   for key in runs_of_page[0]["metrics"]}
         if worst is None or scores["performance"] < worst[0]:
             slowest = max(runs_of_page, key=lambda run: run["metrics"]["total-blocking-time"])
-            worst = (scores["performance"], page, metric, slowest["bootup"] + slowest["work"])
+            worst = (scores["performance"], page, metric, slowest["bootup"] + slowest["work"], slowest.get("longTasks", []))
         marks = {key: f"{scores[key]:g}" + ("" if scores[key] >= TARGETS[key] else " ✗") for key in TARGETS}
         lines.append(f"| `{page or '/'}` | {marks['performance']} | {marks['accessibility']} | "
                      f"{marks['best-practices']} | {marks['seo']} | "
@@ -140,17 +140,24 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
                      f"{metric['total-blocking-time']:.0f} ms | {metric['cumulative-layout-shift']:.3f} |")
         for key, target in TARGETS.items():
             if scores[key] < target:
-                failing = sorted({f"{a['title']} ({a['value'] or a['score']})" for run in runs_of_page
-                                  for a in run["failing"] if a["category"] == key})
-                misses.append(f"- `{page or '/'}` {key} {scores[key]:g} < {target}: " + "; ".join(failing))
+                # each audit once, with its value in every run that failed it
+                failing: dict[str, list[str]] = {}
+                for run in runs_of_page:
+                    for audit in run["failing"]:
+                        if audit["category"] == key:
+                            failing.setdefault(audit["title"], []).append(str(audit["value"] or audit["score"]))
+                misses.append(f"- `{page or '/'}` {key} {scores[key]:g} < {target}: " + "; ".join(
+                    f"{title} ({len(values)} of {len(runs_of_page)} runs: {', '.join(values)})" for title, values in failing.items()))
     lines += ["", "Targets: Performance ≥ 95, Accessibility 100, Best practices 100, SEO ≥ 95 (✗ = missed)."]
-    if worst is not None and len(results) > 1:
-        score, page, metric, where = worst
+    if worst is not None:
+        score, page, metric, where, long_tasks = worst
         lines += ["", f"Lowest Performance: **{score:g}** on `{page or '/'}` (medians: FCP "
                       f"{metric['first-contentful-paint'] / 1000:.2f} s, LCP {metric['largest-contentful-paint'] / 1000:.2f} s, "
                       f"TBT {metric['total-blocking-time']:.0f} ms, CLS {metric['cumulative-layout-shift']:.3f}, "
                       f"Speed Index {metric['speed-index'] / 1000:.2f} s); its slowest run's script and main-thread "
                       "time: " + "; ".join(where) + "."]
+        if long_tasks:
+            lines[-1] += " Its long tasks (4x CPU, simulated): " + "; ".join(long_tasks) + "."
     if misses:
         lines += ["", "Missed, with the audits that did not pass:", "", *misses]
     return "\n".join(lines)

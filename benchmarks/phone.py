@@ -29,12 +29,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import functools
+import json
 import os
 import platform
 import statistics
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -60,6 +62,13 @@ new MutationObserver(() => {
 document.addEventListener("keydown", (e) => { if (e.key === "Enter") window.__tapAt = performance.now(); }, true);
 document.addEventListener("pointerdown", () => { window.__tapAt = performance.now(); }, true);
 """
+
+
+# A new tab in Chromium 156's headless mode loads the browser's own omnibox page (a "WebUI Top
+# Renderer": ~300 ms of CPU and ~300 requests, none of them the site's) while the first page
+# starts; on one core it took that time from whatever page was measured. Each measured page
+# waits for it to finish first (traced 2026-12-03; no switch turns it off).
+SETTLE_S = 1.5
 
 
 def one_core_chromium(folder: Path) -> str:
@@ -104,15 +113,20 @@ def encounter(page: Page, url: str, taps: int) -> list[float]:
     page.goto(url + "tools/encounter/")
     widget = page.locator("rollbook-encounter")
     widget.get_by_role("button", name="Start the encounter").click()
-    for _ in range(2):
-        steps = page.evaluate("window.__steps.length")
+    # Each step is known by the Undo button's count: waiting for "any change" could be met by the
+    # tracker's first drawing or a step's late change, and time the wrong step (2026-12-03: negative
+    # medians).
+    undo = "() => window.__lastUndo === %s"
+    until(page, undo % json.dumps("Undo"))
+    for foe in (1, 2):
         widget.get_by_role("button", name="A typical foe").click()
-        until(page, f"() => window.__steps.length > {steps}")
+        until(page, undo % json.dumps(f"Undo ({foe})"))
+    if taps > 17:
+        raise SystemExit("phone.py: --taps at most 17 (the encounter's Undo counts to 20)")
     times = []
-    for _ in range(taps):
-        steps = page.evaluate("window.__steps.length")
+    for tap in range(taps):
         widget.locator(".rollbook-encounter__next").click()
-        until(page, f"() => window.__steps.length > {steps}")
+        until(page, undo % json.dumps(f"Undo ({3 + tap})"))  # the time it became so: the last change
         times.append(page.evaluate("window.__steps[window.__steps.length - 1] - window.__tapAt"))
     return times
 
@@ -138,6 +152,7 @@ def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[
                 ctx = context()
                 for start in ("cold", "warm"):
                     page = ctx.new_page()
+                    time.sleep(SETTLE_S)
                     samples.setdefault(f"{kind} {start}", []).append(run(page))
                     page.close()
                 ctx.close()

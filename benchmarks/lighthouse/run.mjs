@@ -44,7 +44,10 @@ try {
     const diagnostics = Object.fromEntries(DIAGNOSTICS.map((id) => [id, lhr.audits[id]?.displayValue ?? ""]));
     const bootup = (lhr.audits["bootup-time"].details?.items ?? []).slice(0, 4).map((item) => `${item.url} ${Math.round(item.total)} ms`);
     const work = (lhr.audits["mainthread-work-breakdown"].details?.items ?? []).map((item) => `${item.groupLabel} ${Math.round(item.duration)} ms`);
-    results[url] = { scores, metrics, failing, diagnostics, bootup, work, runtimeError: lhr.runtimeError?.message ?? null };
+    // the main thread's long tasks (the ones total blocking time counts), by the script they ran
+    const longTasks = (lhr.audits["long-tasks"]?.details?.items ?? []).map((item) =>
+      `${item.url.replace(/^https?:\/\/[^/]+\//, "/")} at ${Math.round(item.startTime)} ms: ${Math.round(item.duration)} ms`);
+    results[url] = { scores, metrics, failing, diagnostics, bootup, work, longTasks, runtimeError: lhr.runtimeError?.message ?? null };
   }
 } finally {
   if (chrome) await chrome.kill();
