@@ -125,7 +125,7 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
              "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     misses: list[str] = []
-    worst: tuple[float, str, dict[str, float], list[str]] | None = None
+    worst: tuple[float, str, dict[str, float], list[str], list[str]] | None = None  # score, page, medians, where, long tasks
     for page, runs_of_page in results.items():
         scores = {key: statistics.median(run["scores"][key] for run in runs_of_page) for key in TARGETS}
         metric = {key: statistics.median(run["metrics"][key] for run in runs_of_page)
