@@ -20,7 +20,8 @@ on localhost, each the median of N runs:
   "Next round") to the step drawn (median of ``--taps``).
 
 Cold = a fresh profile on disk (empty caches; service workers blocked, so the second visit is the
-HTTP cache's); warm = the second visit in it. Times are the page's own clock. ``--write-readme``
+HTTP cache's); warm = the second visit in it. Each tab waits ``SETTLE_S`` after it opens, before it
+navigates (Chromium's own omnibox page loads in every new tab). Times are the page's own clock. ``--write-readme``
 replaces the "Phone-class check" section of benchmarks/README.md.
 """
 
@@ -110,6 +111,8 @@ def roller(page: Page, url: str, taps: int) -> tuple[float, list[float]]:
 
 
 def encounter(page: Page, url: str, taps: int) -> list[float]:
+    if taps > 17:
+        raise SystemExit("phone.py: --taps at most 17 (the encounter's Undo counts to 20)")
     page.goto(url + "tools/encounter/")
     widget = page.locator("rollbook-encounter")
     widget.get_by_role("button", name="Start the encounter").click()
@@ -121,8 +124,6 @@ def encounter(page: Page, url: str, taps: int) -> list[float]:
     for foe in (1, 2):
         widget.get_by_role("button", name="A typical foe").click()
         until(page, undo % json.dumps(f"Undo ({foe})"))
-    if taps > 17:
-        raise SystemExit("phone.py: --taps at most 17 (the encounter's Undo counts to 20)")
     times = []
     for tap in range(taps):
         widget.locator(".rollbook-encounter__next").click()
