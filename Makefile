@@ -89,4 +89,4 @@ bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/reading.py --write-readme
 
 clean:
-	rm -rf site $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build
+	rm -rf site shots $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build

@@ -3,12 +3,17 @@ tests/ would shadow each other when imported by name)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 PHONE = {"width": 390, "height": 844}
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+# Screenshots some tests take for a person to look at (390 x 844, light and dark): in the
+# repository's shots/ (ignored by git), or wherever ROLLBOOK_SHOTS says; never outside the clone.
+SHOTS = Path(os.environ.get("ROLLBOOK_SHOTS", ROOT / "shots"))
 # A cold Pyodide start takes seconds, more on a loaded 2-core machine with other tests running.
 ENGINE_TIMEOUT_MS = 90_000
 

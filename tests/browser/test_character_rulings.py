@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, phone_context
 from test_character import BUCK, assert_sheet_is, engine, kept, keep, open_generator, scores_text, wait_for_sheet
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
-SHOTS = Path("/work/notes/shots/rulings-char")
+SHOTS = BROWSER_SHOTS / "rulings-char"
 BUCK_LINK = "?name=Buck&scores=" + ",".join(f"{code}:{score}" for code, score in BUCK.items()) + "&hp_roll=96"
 PERCEPTION = "A Perception roll succeeds"
 
