@@ -45,7 +45,7 @@ const VISIT_ONLY = "This browser does not let this site keep anything, so the fi
 class KeptData extends RollbookElement {
   static asksEngine = false;
   connected() {
-    this.message = null; // {text, problem}
+    this.message = null; // {text, problem, visitOnly}: visitOnly, the import says why it is not kept
     this.listen(kept.watch(() => this.update()));
   }
 
@@ -69,7 +69,10 @@ class KeptData extends RollbookElement {
         + (added.encounter ? `, an encounter${had ? ` (it took the place of the one ${here}: Undo on the encounter page brings that back)` : ""}` : "")
         + (already ? ` (${already} already ${here}, left as they are).` : ".")
         + leftOut(left)
-        + (inBrowser ? "" : ` ${VISIT_ONLY}`) };
+        // storage blocked: said here, next to the tap, and not again in the notice above (see view);
+        // any other trouble (full, damaged) is the notice's to say, with what to do about it
+        + (!inBrowser && kept.trouble === "blocked" ? ` ${VISIT_ONLY}` : ""),
+        visitOnly: !inBrowser && kept.trouble === "blocked" };
     } catch (error) {
       this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
@@ -80,7 +83,7 @@ class KeptData extends RollbookElement {
   view() {
     const refused = Boolean(this.message?.problem);
     return html`<div class="rollbook-kept">
-      ${keptNotice(this)}
+      ${this.message?.visitOnly && kept.trouble === "blocked" ? nothing : keptNotice(this)}
       <p>${kept.saved && kept.trouble !== "blocked" ? "Kept here" : "On this page, not kept in this browser"}: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
