@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/fault_counts.py           print the tables
     .venv/bin/python scripts/fault_counts.py --write   and write them: the summary into README.md, each group's tests into tests/FAULTS.md
+    .venv/bin/python scripts/fault_counts.py --check   fail when what is written is out of date (tests/site/test_fault_counts.py)
 
 A case is one collected pytest item (each parametrized id its own: `pytest --collect-only -q`),
 one Node test (tests/widgets/, by its name), except where a Node test tries many inside it: a
@@ -197,13 +198,23 @@ def details(groups: list[Group]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write the tables into {FAULTS.relative_to(ROOT)}")
+    parser.add_argument("--check", action="store_true", help="exit 1 when README.md or tests/FAULTS.md differ from the count")
+    args = parser.parse_args()
     groups = count()
-    if not parser.parse_args().write:
+    if not (args.write or args.check):
         print(details(groups))
         return
+    stale = []
     for path, text in ((README, summary(groups)), (FAULTS, details(groups))):
-        head, rest = path.read_text(encoding="utf-8").split(BEGIN)
-        path.write_text(f"{head}{BEGIN}\n{text}\n{END}{rest.split(END, 1)[1]}", encoding="utf-8")
+        now = path.read_text(encoding="utf-8")
+        head, rest = now.split(BEGIN)
+        written = f"{head}{BEGIN}\n{text}\n{END}{rest.split(END, 1)[1]}"
+        if args.write:
+            path.write_text(written, encoding="utf-8")
+        elif written != now:
+            stale.append(str(path.relative_to(ROOT)))
+    if stale:
+        raise SystemExit(f"fault counts out of date in {' and '.join(stale)}: run .venv/bin/python scripts/fault_counts.py --write")
 
 
 if __name__ == "__main__":
