@@ -64,15 +64,16 @@ class KeptData extends RollbookElement {
       const { added, skipped, left, kept: inBrowser } = kept.importText(await file.text());
       const already = skipped.rolls + skipped.characters + skipped.foes + skipped.encounter;
       const here = inBrowser ? "kept here" : "on this page";
+      // storage blocked: said here, next to the tap, and not again in the notice above (see view);
+      // any other trouble (full, damaged) is the notice's to say, with what to do about it
+      const visitOnly = !inBrowser && kept.trouble === "blocked";
       this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
         + (added.foes ? `, ${plural(added.foes, "foe")}` : "")
         + (added.encounter ? `, an encounter${had ? ` (it took the place of the one ${here}: Undo on the encounter page brings that back)` : ""}` : "")
         + (already ? ` (${already} already ${here}, left as they are).` : ".")
         + leftOut(left)
-        // storage blocked: said here, next to the tap, and not again in the notice above (see view);
-        // any other trouble (full, damaged) is the notice's to say, with what to do about it
-        + (!inBrowser && kept.trouble === "blocked" ? ` ${VISIT_ONLY}` : ""),
-        visitOnly: !inBrowser && kept.trouble === "blocked" };
+        + (visitOnly ? ` ${VISIT_ONLY}` : ""),
+        visitOnly };
     } catch (error) {
       this.message = { problem: true, text: `${file.name} was not imported, nothing changed: ${whyRefused(error)}.` };
     }
