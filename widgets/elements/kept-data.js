@@ -64,9 +64,9 @@ class KeptData extends RollbookElement {
       const { added, skipped, left, kept: inBrowser } = kept.importText(await file.text());
       const already = skipped.rolls + skipped.characters + skipped.foes + skipped.encounter;
       const here = inBrowser ? "kept here" : "on this page";
-      // storage blocked: said here, next to the tap, and not again in the notice above (see view);
-      // any other trouble (full, damaged) is the notice's to say, with what to do about it
-      const visitOnly = !inBrowser && kept.trouble === "blocked";
+      // not kept only when storage is blocked (a full one refuses the file): said here, next to
+      // the tap, and not again in the notice above (see view)
+      const visitOnly = !inBrowser;
       this.message = { text: `Imported ${plural(added.rolls, "roll")}, ${plural(added.characters, "character")}`
         + (added.foes ? `, ${plural(added.foes, "foe")}` : "")
         + (added.encounter ? `, an encounter${had ? ` (it took the place of the one ${here}: Undo on the encounter page brings that back)` : ""}` : "")
@@ -84,7 +84,7 @@ class KeptData extends RollbookElement {
   view() {
     const refused = Boolean(this.message?.problem);
     return html`<div class="rollbook-kept">
-      ${this.message?.visitOnly && kept.trouble === "blocked" ? nothing : keptNotice(this)}
+      ${this.message?.visitOnly ? nothing : keptNotice(this)}
       <p>${kept.saved && kept.trouble !== "blocked" ? "Kept here" : "On this page, not kept in this browser"}: ${plural(kept.log.length, "roll")}, ${plural(kept.characters.length, "character")}${encounterWords(kept.encounter)}.</p>
       <div class="rollbook-row">
         <button type="button" class="md-button" @click=${() => this.#export()}>Export to a file</button>
