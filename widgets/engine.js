@@ -146,6 +146,7 @@ function failAll(words, detail) {
     waiting.resolve(failure(waiting, words, detail));
   }
   setStatus("failed", { message: words.status, detail });
+  startOver();
 }
 
 function tooSlowToStart() {
@@ -212,6 +213,25 @@ function received({ id, response, status: started, message, via, why, gate, took
     waiting.resolve(response);
   }
   watch(); // a sign of life: the next wait starts from now
+  startOver();
+}
+
+// What waits for the engine's first start to be over: ready (or failed) and every request asked
+// meanwhile answered. A tool page holds Material's bundle until then (widgets/material-later.js),
+// so the first roll does not share the CPU with it.
+const afterStart = [];
+let startIsOver = false;
+function startOver() {
+  if (startIsOver || pending.size || (status.state !== "ready" && status.state !== "failed")) return;
+  startIsOver = true;
+  for (const callback of afterStart.splice(0)) callback();
+}
+
+/** Call `callback` once the engine's first start is over (ready or failed, and each request asked
+ *  meanwhile answered), at once if it is. */
+export function afterEngineStart(callback) {
+  if (startIsOver) callback();
+  else afterStart.push(callback);
 }
 
 /** The worker widgets/start.js started from the page's <head>, with what it said meanwhile. */

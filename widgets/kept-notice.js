@@ -5,6 +5,7 @@
 // its copy as it was; Start afresh when it could not be set aside).
 
 import { html, nothing } from "./element.js";
+import { onMaterial } from "./material-later.js";
 import { showNotice } from "./notice.js";
 import { kept } from "./session.js";
 
@@ -81,6 +82,7 @@ function button(label, action) {
 
 export function registerKeptNotice() {
   kept.watch(sayOnPage);
-  if (globalThis.document$?.subscribe) globalThis.document$.subscribe(() => sayOnPage());
-  else sayOnPage();
+  sayOnPage();
+  // and on each page instant navigation brings (document$ first replays this page: said already, not again)
+  onMaterial(() => globalThis.document$?.subscribe(() => sayOnPage()));
 }

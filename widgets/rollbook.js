@@ -9,6 +9,7 @@
 
 import "./elements/table-mode.js"; // in every page's header
 
+import { onMaterial } from "./material-later.js";
 import { registerAbbreviations } from "./abbreviations.js";
 import { registerKeptNotice } from "./kept-notice.js";
 import { registerOffline } from "./offline.js";
@@ -55,7 +56,8 @@ function loadShown() {
 loadShown();
 // Material's instant navigation announces each new page on document$ (its documented hook for a
 // site's own scripts); the first announcement is this page, already scanned, which costs nothing.
-globalThis.document$?.subscribe(loadShown);
+// On a tool page Material runs after the engine's start (material-later.js), so document$ comes later.
+onMaterial(() => globalThis.document$?.subscribe(loadShown));
 
 registerAbbreviations();
 registerKeptNotice();

@@ -255,3 +255,86 @@ def test_a_page_loads_only_the_widgets_it_shows_and_the_next_page_its_own(contex
     expect(page.locator("rollbook-roller input").first).to_be_visible()  # defined and drawn after instant navigation
     assert "elements/roller.js" in modules
     assert "elements/encounter/tracker.js" not in modules
+
+
+# --- Material's bundle on a tool page: after the engine's start (widgets/material-later.js) ------
+
+MATERIAL_RAN = "() => typeof globalThis.document$ !== 'undefined'"
+FIRST_TOTAL = """new MutationObserver((_, observer) => {
+  if (!document.querySelector(".rollbook-total__value")) return;
+  window.__firstTotal = performance.now();
+  observer.disconnect();
+}).observe(document, { subtree: true, childList: true });"""
+BUNDLE_ASKED = """() => performance.getEntriesByType("resource")
+  .find((entry) => entry.name.includes("/assets/javascripts/bundle."))?.startTime ?? null"""
+SINCE_LOAD = "() => performance.now() - performance.getEntriesByType('navigation')[0].loadEventEnd"
+
+
+def engine_held(context) -> list:
+    """The engine's runtime held at the server's door, so its start waits until the test lets it go."""
+    held: list = []
+    context.route("**/pyodide/*/pyodide.asm.wasm", lambda route: held.append(route))
+    return held
+
+
+def let_go(context, held: list) -> None:
+    for route in held:
+        route.continue_()
+    context.unroute("**/pyodide/*/pyodide.asm.wasm")
+
+
+def test_a_tool_page_runs_material_once_the_engine_has_answered(context, base_url: str) -> None:
+    """A returning player's first roll does not share the CPU with Material's bundle: on a tool page
+    it runs once the engine has started and answered what was asked meanwhile. A tap in a widget
+    does not bring it sooner. Then Material does on the page what it does on any other."""
+    held = engine_held(context)
+    context.add_init_script(FIRST_TOTAL)
+    context.add_init_script("globalThis.rollbookEngineLimits = { material: 60_000 }")  # no fallback in the way
+    page = context.new_page()
+    page.goto(base_url + "tools/roller/", wait_until="load")
+    field = page.get_by_label("Dice expression")
+    field.fill("3d6")
+    field.press("Enter")  # asked while the engine starts: the roll waits for it
+    page.wait_for_timeout(1_000)
+    assert page.evaluate(BUNDLE_ASKED) is None and not page.evaluate(MATERIAL_RAN)
+    let_go(context, held)
+    page.wait_for_function(MATERIAL_RAN)
+    assert page.evaluate(BUNDLE_ASKED) > page.evaluate("window.__firstTotal")  # the answer first, then Material
+    # instant navigation, as on any page (Material follows links once it has the sitemap)
+    page.wait_for_load_state("networkidle")
+    page.evaluate("window.rollbookMarker = 'still here'")
+    page.locator(".md-nav--primary a[href$='tools/criticals/']").first.click()
+    page.wait_for_url("**/tools/criticals/")
+    expect(page.locator("rollbook-criticals")).to_be_visible()  # its module loaded on the new page (document$)
+    assert page.evaluate("window.rollbookMarker") == "still here"
+
+
+def test_a_reach_for_materials_own_parts_runs_it_at_once(context, base_url: str) -> None:
+    """The search field tapped while the engine still starts: Material runs then, and searches."""
+    held = engine_held(context)
+    context.add_init_script("globalThis.rollbookEngineLimits = { material: 60_000 }")  # only the tap can run it
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/", wait_until="load")
+        assert not page.evaluate(MATERIAL_RAN)
+        page.locator("input.md-search__input").click()
+        page.wait_for_function(MATERIAL_RAN)
+        page.locator("input.md-search__input").press_sequentially("Shrapnel")
+        expect(page.locator(".md-search-result__item a").first).to_have_attribute(
+            "href", re.compile("damage-and-criticals"), timeout=15_000)
+    finally:
+        let_go(context, held)
+
+
+def test_material_runs_a_few_seconds_after_the_load_when_the_engine_is_slow(context, base_url: str) -> None:
+    """An engine that takes its time (a first visit over a slow link) does not keep Material away."""
+    held = engine_held(context)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/", wait_until="load")
+        page.wait_for_function(MATERIAL_RAN, timeout=15_000)
+        assert page.evaluate(SINCE_LOAD) >= 2_900
+        assert held, "the engine's runtime was never asked for"
+        expect(page.get_by_role("status").filter(has_text="Starting the dice engine")).to_have_count(1)
+    finally:
+        let_go(context, held)
