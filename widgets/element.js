@@ -71,6 +71,7 @@ export class RollbookElement extends HTMLElement {
 
   #stops = [];
   #queued = false;
+  #afterPaint = false;
   #drawn = false;
 
   connectedCallback() {
@@ -133,6 +134,18 @@ export class RollbookElement extends HTMLElement {
       this.#queued = false;
       if (this.isConnected) this.renderNow();
     });
+  }
+
+  /** Re-render once the next frame is painted: for what the reader does not look at first (the
+   *  roll log, under the widget that rolled), so the tap's own answer is drawn without waiting for
+   *  it (a task queued from requestAnimationFrame runs after that frame's paint). */
+  updateAfterPaint() {
+    if (this.#afterPaint || !this.#drawn) return;
+    this.#afterPaint = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.#afterPaint = false;
+      this.update();
+    }));
   }
 
   renderNow() {

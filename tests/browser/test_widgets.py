@@ -50,11 +50,22 @@ def kept_log(page: Page) -> list[dict[str, Any]]:
 # --- the roller -----------------------------------------------------------------------------
 
 
+# Whether the roll log already showed an entry when the first total was drawn (it should not: the
+# log draws after the frame that shows the total, widgets/elements/log.js).
+LOG_AT_FIRST_TOTAL = """new MutationObserver((_, observer) => {
+  if (!document.querySelector(".rollbook-total__value")) return;
+  window.__logAtFirstTotal = document.querySelectorAll(".rollbook-log__entry").length;
+  observer.disconnect();
+}).observe(document, { subtree: true, childList: true });"""
+
+
 def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduces_it(phone, base_url: str) -> None:
     page = phone.new_page()
+    page.add_init_script(LOG_AT_FIRST_TOTAL)
     page.goto(base_url + "tools/roller/")
     roll(page, "4d6kh3+2")
     shown = total(page)
+    assert page.evaluate("window.__logAtFirstTotal") == 0  # the total first, the log's entry after it
 
     (entry,) = kept_log(page)
     expected = engine("roll", expression="4d6kh3+2", seed=entry["seed"])

@@ -26,7 +26,9 @@ class RollLog extends RollbookElement {
   static asksEngine = false; // a roll again from the log starts the engine when tapped
   connected() {
     this.undo = null; // after "Clear": the function that brings the log back
-    this.listen(kept.watch(() => this.update()));
+    // a new entry shows after the roll's own answer is on screen (its first time format alone
+    // took 13 ms at full CPU, 52 ms at 4x, in the same task as the first total)
+    this.listen(kept.watch(() => this.updateAfterPaint()));
   }
 
   #clear() {
