@@ -7,10 +7,10 @@
 //
 // Why: a returning player's first roll on tools/roller/ waits for the engine, and on a phone's few
 // slow cores the engine's start shares the CPU with the page's. Material's bundle is the page's
-// largest piece of work before the first roll (its evaluation and its DOMContentLoaded work: about
-// 100 ms with the browser on one core here, four times that on a slow phone), and nothing on a tool
-// page needs it for that roll: the widgets are the page's own, the drawer and the palette's first
-// colours work without it, and a link tapped before it runs is an ordinary navigation.
+// largest script before the first roll (with the browser on one core here, that roll came about
+// 0.1 s sooner without it: benchmarks/README.md), and nothing on a tool page needs it for that
+// roll: the widgets are the page's own, the drawer and the palette's first colours work without
+// it, and a link tapped before it runs is an ordinary navigation.
 //
 // Material starts on DOMContentLoaded, long past by then: the event is sent again, to the document
 // only (Material listens there, once; nothing of the site's listens for it).
