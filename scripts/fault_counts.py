@@ -64,7 +64,7 @@ GROUPS: list[dict[str, Any]] = [
      "pytest": [f"{B}test_field_errors.py", f"{B}test_widgets.py::test_a_bad_expression_points_at_its_column_and_logs_nothing",
                 f"{B}test_criticals.py::test_a_bad_number_is_refused_with_what_to_type"],
      "node": []},
-    {"group": "Offline after one visit", "proves": "after one visit pages, search and dice work with no connection, and the cache holds only the site's own files",
+    {"group": "Offline after one visit", "proves": "after one visit pages, search and dice work with no connection, the cache holds only the site's own files, and an update's Reload takes the new version in every tab",
      "pytest": [f"{B}test_offline.py"], "node": []},
     {"group": "CSP and foreign requests", "proves": "every page carries the policy, an injected script is refused, and no page, style or script asks another host",
      "pytest": [f"{B}test_csp.py", f"{B}test_site.py::test_no_request_leaves_localhost", "tests/site/test_no_external_hosts.py"], "node": []},

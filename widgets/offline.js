@@ -54,9 +54,13 @@ export function registerOffline() {
   workbox.addEventListener("waiting", () => {
     showNotice("A new version of Rollbook is ready.", {
       action: "Reload",
-      onAction: () => {
+      onAction: async () => {
         workbox.addEventListener("controlling", () => location.reload());
         workbox.messageSkipWaiting();
+        // A new worker no longer waiting took over already (another tab's Reload, say): no
+        // "controlling" comes to this page then, and the button must still reload it.
+        const registration = await navigator.serviceWorker.getRegistration(SCOPE).catch(() => null);
+        if (!registration?.waiting) location.reload();
       },
     });
   });

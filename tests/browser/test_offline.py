@@ -229,3 +229,34 @@ def test_a_new_version_arriving_mid_fight_loses_nothing_kept(browser: Any, serve
     finally:
         context.close()
         site.close()
+
+
+def test_reload_takes_the_new_version_in_a_tab_whose_worker_another_tab_switched(browser: Any, served_site: Any,
+                                                                                  tmp_path: Path) -> None:
+    """Two tabs say a new version is ready; Reload in one switches the worker for both, and Reload
+    in the other still reloads it, into the new version (no "controlling" event comes to it then)."""
+    site = Switchable(served_site.directory)
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
+    try:
+        first = context.new_page()
+        first.goto(site.url + "tools/roller/")
+        service_worker_ready(first)
+        site.directory = new_version(served_site.directory, tmp_path)
+        second = context.new_page()
+        second.goto(site.url + "tools/roller/")
+        notices = [page.locator(".rollbook-notice").filter(has_text="A new version of Rollbook is ready")
+                   for page in (first, second)]
+        for notice in notices:
+            expect(notice).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
+        with second.expect_navigation():
+            notices[1].get_by_role("button", name="Reload").click()
+        second.wait_for_load_state()
+        assert NEW_VERSION in second.title()
+        assert NEW_VERSION not in first.title()
+        with first.expect_navigation():
+            notices[0].get_by_role("button", name="Reload").click()
+        first.wait_for_load_state()
+        assert NEW_VERSION in first.title()
+    finally:
+        context.close()
+        site.close()
