@@ -146,7 +146,7 @@ function failAll(words, detail) {
     waiting.resolve(failure(waiting, words, detail));
   }
   setStatus("failed", { message: words.status, detail });
-  startOver();
+  checkStartOver();
 }
 
 function tooSlowToStart() {
@@ -213,7 +213,7 @@ function received({ id, response, status: started, message, via, why, gate, took
     waiting.resolve(response);
   }
   watch(); // a sign of life: the next wait starts from now
-  startOver();
+  checkStartOver();
 }
 
 // What waits for the engine's first start to be over: ready (or failed) and every request asked
@@ -221,7 +221,7 @@ function received({ id, response, status: started, message, via, why, gate, took
 // so the first roll does not share the CPU with it.
 const afterStart = [];
 let startIsOver = false;
-function startOver() {
+function checkStartOver() {
   if (startIsOver || pending.size || (status.state !== "ready" && status.state !== "failed")) return;
   startIsOver = true;
   for (const callback of afterStart.splice(0)) callback();

@@ -55,12 +55,12 @@ export function registerOffline() {
     showNotice("A new version of Rollbook is ready.", {
       action: "Reload",
       onAction: async () => {
+        // Another tab's Reload may have switched the worker already: no "controlling" comes to
+        // this page then, so it reloads at once.
+        const registration = await navigator.serviceWorker.getRegistration(SCOPE).catch(() => null);
+        if (!registration?.waiting) return location.reload();
         workbox.addEventListener("controlling", () => location.reload());
         workbox.messageSkipWaiting();
-        // A new worker no longer waiting took over already (another tab's Reload, say): no
-        // "controlling" comes to this page then, and the button must still reload it.
-        const registration = await navigator.serviceWorker.getRegistration(SCOPE).catch(() => null);
-        if (!registration?.waiting) location.reload();
       },
     });
   });
