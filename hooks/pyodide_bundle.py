@@ -22,8 +22,7 @@ its folder in ``<meta name="rollbook-engine" content="pyodide/<hash>/">`` (read 
 widgets/engine.js): a page of one deploy never talks to an engine or lockfile of another, whatever
 a browser or a service worker has cached. Earlier folders are removed from ``site/pyodide/``.
 
-``widgets/`` (the page side) is copied to ``site/widgets/``, with the few library modules the
-widgets import.
+``widgets/`` (the page side) is bundled into ``site/widgets/`` by hooks/widgets_bundle.py.
 
 The folder is prepared once in ``build/pyodide-bundle/<hash>/`` and reused while its inputs are
 unchanged, so a rebuild under ``mkdocs serve`` only links files; any edit of the engine, or a
@@ -51,29 +50,19 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "engine" / "rollbook"
 WIDGETS = ROOT / "widgets"
 PYODIDE_NPM = ROOT / "node_modules" / "pyodide"
-NODE_MODULES = ROOT / "node_modules"
 CACHE = ROOT / "build" / "pyodide-bundle"
 SNAPSHOT_SCRIPT = ROOT / "hooks" / "pyodide_snapshot.mjs"
 
 PACKAGE = "rollbook"
 SITE_RUNTIME_DIR = "pyodide"  # site/pyodide/<hash>/: runtime, lockfile, wheel, snapshot, worker
-SITE_WIDGETS_DIR = "widgets"
 LOCKFILE = "pyodide-lock.json"
 WORKER = "engine-worker.js"
-SEARCH_WORKER = "search-later.js"  # hooks/search_later.py puts it beside Material's search worker
 SNAPSHOT = "engine.snapshot.gz"
 SNAPSHOT_INFO = "engine.snapshot.json"
 # What loadPyodide fetches in a browser (module worker): the ES module loader, the Emscripten
 # module, the WebAssembly binary and the standard library. Not the classic-script pyodide.js,
 # the type declarations, the consoles or the source maps.
 RUNTIME_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-# The widgets' libraries (pinned in package.json): only the modules they import, served from
-# site/widgets/vendor/<package>/ so relative imports resolve as in npm. lit-html renders (its
-# templates escape every value); workbox-window registers the service worker and tells of updates.
-VENDORED = {
-    "lit-html": ("lit-html.js", "LICENSE"),
-    "workbox-window": ("build/workbox-window.prod.mjs", "LICENSE"),
-}
 # A fixed timestamp makes the wheel, hence its sha256 in the lockfile, reproducible.
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest date a zip file can hold
 DIGEST_CHARS = 16  # of the folder's sha256, naming it: plenty to never collide
@@ -287,7 +276,7 @@ def shipped_wheel(bundle: Path) -> Path | None:
 
 
 def install(folder: Path, site_dir: Path) -> None:
-    """Put the folder at site/pyodide/<hash>/ (and nothing else there), the widgets at site/widgets/."""
+    """Put the folder at site/pyodide/<hash>/ (and nothing else there)."""
     runtime = site_dir / SITE_RUNTIME_DIR
     target = runtime / folder.name
     if runtime.is_dir():  # a dirty rebuild (`mkdocs serve --dirty`) keeps earlier ones
@@ -297,16 +286,6 @@ def install(folder: Path, site_dir: Path) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for path in folder.iterdir():
         _link_or_copy(path, target / path.name)
-    if WIDGETS.is_dir():
-        shutil.copytree(WIDGETS, site_dir / SITE_WIDGETS_DIR, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(WORKER, SEARCH_WORKER))  # each worker lives elsewhere
-        for package, names in VENDORED.items():
-            for name in names:
-                source, vendored = NODE_MODULES / package / name, site_dir / SITE_WIDGETS_DIR / "vendor" / package / name
-                if not source.is_file():
-                    raise BundleError(f"{_shown(source)} is missing: run 'npm ci' (make setup does)")
-                vendored.parent.mkdir(parents=True, exist_ok=True)
-                _link_or_copy(source, vendored)
 
 
 def build_wheel(out_dir: Path) -> Path:

@@ -7,7 +7,7 @@
 // `this.listen(stop)` while connected and stopped on disconnect, so nothing piles up.
 
 import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
-import { engineOnDevice, retry, warmUp, warmUpWhenIdle, watchEngine } from "./engine.js";
+import { afterEngineStart, engineOnDevice, engineStarting, retry, warmUp, warmUpWhenIdle, watchEngine } from "./engine.js";
 
 export { html, nothing };
 
@@ -39,8 +39,45 @@ function drawOneInView() {
 // CPU makes 12 ms of drawing 50): each idle moment draws for at most SLICE_MS, then yields.
 const SLICE_MS = 8;
 
+// While the engine starts, the page's idle moments are not idle on a phone's few cores: the
+// engine's worker needs them, and a widget out of view is not looked at yet. So the drawings out
+// of view wait for the engine's start to be over (or AT_MOST_MS after the load, or a scroll, which
+// draws what came into view): with the browser on one core, the roll log's first drawing (its
+// clock's locale data) put the returning player's first roll about 80 ms later.
+// (a test may set globalThis.rollbookEngineLimits = {drawings: ms} before the page's scripts run)
+const AT_MOST_MS = globalThis.rollbookEngineLimits?.drawings ?? 3000;
+let heldForEngine = false;
+let waitedLongEnough = false;
+
+function holdForEngine() {
+  if (waitedLongEnough || !engineStarting()) return false;
+  if (heldForEngine) return true;
+  heldForEngine = true;
+  const release = () => {
+    if (!heldForEngine) return;
+    heldForEngine = false;
+    removeEventListener("scroll", scrolled);
+    scheduleDrawing();
+  };
+  const scrolled = () => {
+    if (viewScheduled) return;
+    viewScheduled = true;
+    setTimeout(drawOneInView);
+  };
+  afterEngineStart(release);
+  const atMost = () => setTimeout(() => {
+    waitedLongEnough = true;
+    release();
+  }, AT_MOST_MS);
+  if (document.readyState === "complete") atMost();
+  else addEventListener("load", atMost, { once: true });
+  addEventListener("scroll", scrolled, { passive: true });
+  return true;
+}
+
 function drawWaiting(deadline) {
   drawingScheduled = false;
+  if (holdForEngine()) return;
   const started = performance.now();
   do waiting.shift()?.drawFirst();
   while (waiting.length && deadline.timeRemaining() > 10 && performance.now() - started < SLICE_MS);

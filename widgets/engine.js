@@ -35,7 +35,10 @@ const watchers = new Set();
 let wanted = false;
 let settling = false;
 const SETTLE_MS = 1000; // after the load event: Material's and the widgets' first work is done by then
-const SITE_ROOT = new URL("../", import.meta.url);
+// The site's root, from this module's own address: engine.js stays widgets/engine.js in the built
+// site (hooks/widgets_bundle.mjs keeps it an entry of its own), while the other modules are
+// bundled into chunks elsewhere, so they take the root from here.
+export const SITE_ROOT = new URL("../", import.meta.url).href;
 
 function setStatus(state, { message = null, detail = null, via = null, why = null, gate = null, took = null } = {}) {
   status = { state, message, detail, via, why, gate, took };
@@ -232,6 +235,12 @@ function checkStartOver() {
 export function afterEngineStart(callback) {
   if (startIsOver) callback();
   else afterStart.push(callback);
+}
+
+/** Whether the engine's first start is under way: its worker started (from the page's <head> by
+ *  widgets/start.js, or since) and the start not over yet. */
+export function engineStarting() {
+  return !startIsOver && (status.state === "starting" || Boolean(globalThis.rollbookEngineStarted));
 }
 
 /** The worker widgets/start.js started from the page's <head>, with what it said meanwhile. */

@@ -10,11 +10,9 @@
 
 import { Workbox } from "./vendor/workbox-window/build/workbox-window.prod.mjs";
 import { showNotice } from "./notice.js";
-import { watchEngine } from "./engine.js";
+import { SITE_ROOT, watchEngine } from "./engine.js";
 
-const SITE_ROOT = new URL("../", import.meta.url);
-
-const SCOPE = SITE_ROOT.pathname;
+const SCOPE = new URL(SITE_ROOT).pathname;
 let workbox = null;
 
 /** Whether the browser asks sites to use less data (Chrome's Lite mode, Android's data saver). */

@@ -15,31 +15,33 @@ import { registerKeptNotice } from "./kept-notice.js";
 import { registerOffline } from "./offline.js";
 import { registerShortcuts } from "./shortcuts.js";
 
-// Each element's module, by tag (a module may define several).
+// Each element's module, by tag (a module may define several), as a literal import() so the build's
+// bundler (hooks/widgets_bundle.mjs) sees them: each becomes a chunk of its own, fetched by the
+// pages that show its elements.
 export const ELEMENT_MODULES = {
-  "rollbook-roller": "./elements/roller.js",
-  "rollbook-log": "./elements/log.js",
-  "rollbook-roll": "./elements/inline-roll.js",
-  "rollbook-kept": "./elements/kept-data.js",
-  "rollbook-offline-copy": "./elements/offline-copy.js",
-  "rollbook-character": "./elements/character.js",
-  "rollbook-criticals": "./elements/criticals.js",
-  "rollbook-codex-check": "./elements/codex-check.js",
-  "rollbook-opencore-check": "./elements/opencore-check.js",
-  "rollbook-opencore-successes": "./elements/opencore-check.js",
-  "rollbook-opencore-attack": "./elements/opencore-attack.js",
-  "rollbook-opencore-initiative": "./elements/opencore-initiative.js",
-  "rollbook-opencore-move": "./elements/opencore-initiative.js",
-  "rollbook-opencore-party-initiative": "./elements/opencore-initiative.js",
-  "rollbook-opencore-group-initiative": "./elements/opencore-initiative.js",
-  "rollbook-cyno-strike": "./elements/cyno-strike.js",
-  "rollbook-cyno-dodge": "./elements/cyno-defense.js",
-  "rollbook-cyno-parry": "./elements/cyno-defense.js",
-  "rollbook-cyno-initiative": "./elements/cyno-turns.js",
-  "rollbook-cyno-hold-back": "./elements/cyno-turns.js",
-  "rollbook-cyno-surprise": "./elements/cyno-turns.js",
-  "rollbook-cyno-damage": "./elements/cyno-damage.js",
-  "rollbook-encounter": "./elements/encounter/tracker.js",
+  "rollbook-roller": () => import("./elements/roller.js"),
+  "rollbook-log": () => import("./elements/log.js"),
+  "rollbook-roll": () => import("./elements/inline-roll.js"),
+  "rollbook-kept": () => import("./elements/kept-data.js"),
+  "rollbook-offline-copy": () => import("./elements/offline-copy.js"),
+  "rollbook-character": () => import("./elements/character.js"),
+  "rollbook-criticals": () => import("./elements/criticals.js"),
+  "rollbook-codex-check": () => import("./elements/codex-check.js"),
+  "rollbook-opencore-check": () => import("./elements/opencore-check.js"),
+  "rollbook-opencore-successes": () => import("./elements/opencore-check.js"),
+  "rollbook-opencore-attack": () => import("./elements/opencore-attack.js"),
+  "rollbook-opencore-initiative": () => import("./elements/opencore-initiative.js"),
+  "rollbook-opencore-move": () => import("./elements/opencore-initiative.js"),
+  "rollbook-opencore-party-initiative": () => import("./elements/opencore-initiative.js"),
+  "rollbook-opencore-group-initiative": () => import("./elements/opencore-initiative.js"),
+  "rollbook-cyno-strike": () => import("./elements/cyno-strike.js"),
+  "rollbook-cyno-dodge": () => import("./elements/cyno-defense.js"),
+  "rollbook-cyno-parry": () => import("./elements/cyno-defense.js"),
+  "rollbook-cyno-initiative": () => import("./elements/cyno-turns.js"),
+  "rollbook-cyno-hold-back": () => import("./elements/cyno-turns.js"),
+  "rollbook-cyno-surprise": () => import("./elements/cyno-turns.js"),
+  "rollbook-cyno-damage": () => import("./elements/cyno-damage.js"),
+  "rollbook-encounter": () => import("./elements/encounter/tracker.js"),
 };
 
 /** Import the module of every element on the page that is not defined yet. */
@@ -50,7 +52,7 @@ function loadShown() {
     if (module) wanted.add(module);
   }
   for (const module of wanted)
-    import(module).catch((error) => console.error(`Rollbook: ${module} did not load`, error));
+    module().catch((error) => console.error("Rollbook: a widget's module did not load", error));
 }
 
 loadShown();

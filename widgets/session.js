@@ -3,7 +3,7 @@
 // roll reaches the log (the roller, inline rolls in the rules text and "Roll again" all use it);
 // `keepResult` is how a tool's result (a check, an attack) reaches it.
 
-import { ask, newSeed } from "./engine.js";
+import { ask, newSeed, SITE_ROOT } from "./engine.js";
 import { KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
 
 /** This browser's localStorage, or null where it is blocked. */
@@ -22,8 +22,8 @@ globalThis.addEventListener?.("storage", (event) => {
   if (event.key === kept.key) kept.reload();
 });
 
-/** The site's root URL (widgets/ sits at the root of the built site). */
-export const SITE_ROOT = new URL("../", import.meta.url).href;
+/** The site's root URL, for the widgets that make links (from widgets/engine.js). */
+export { SITE_ROOT };
 
 /** Where on the site this page is, for a log entry: "opencore/weapons-and-armor/". */
 export function pagePath() {

@@ -162,7 +162,7 @@ def new_version(first: Path, tmp_path: Path) -> Path:
     service worker's revisions differ) and sw.js generated afresh by the build's own hook."""
     second = tmp_path / "second"
     shutil.copytree(first, second, copy_function=os.link)  # hard links: a changed file is replaced, never rewritten
-    for changed in [*second.rglob("*.html"), second / "widgets" / "notice.js"]:
+    for changed in [*second.rglob("*.html"), second / "widgets" / "rollbook.js"]:
         text = changed.read_text(encoding="utf-8")
         changed.unlink()
         changed.write_text(text.replace("</title>", f" {NEW_VERSION}</title>", 1) if changed.suffix == ".html"

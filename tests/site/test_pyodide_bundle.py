@@ -69,11 +69,10 @@ def test_the_wheel_holds_every_engine_file_as_in_the_tree(site: BuiltSite) -> No
             assert archive.read(name) == path.read_bytes(), f"{name} is not the tree's"
 
 
-def test_the_site_ships_the_widgets_runtime(site: BuiltSite) -> None:
-    assert (site.directory / hook.SITE_WIDGETS_DIR / "engine.js").read_bytes() == (hook.WIDGETS / "engine.js").read_bytes()
+def test_the_engine_worker_is_in_the_versioned_folder_only(site: BuiltSite) -> None:
     worker = (hook.WIDGETS / hook.WORKER).read_bytes()
-    assert (engine_folder(site.directory) / hook.WORKER).read_bytes() == worker  # in the versioned folder
-    assert not (site.directory / hook.SITE_WIDGETS_DIR / hook.WORKER).exists()  # and only there
+    assert (engine_folder(site.directory) / hook.WORKER).read_bytes() == worker
+    assert [path for path in site.directory.rglob(hook.WORKER) if path.parent != engine_folder(site.directory)] == []
 
 
 def test_every_page_names_the_engine_folder_named_after_its_content(site: BuiltSite) -> None:

@@ -7,7 +7,7 @@ import test from "node:test";
 
 const widgets = new URL("../../widgets/", import.meta.url).pathname;
 const entry = readFileSync(join(widgets, "rollbook.js"), "utf8");
-const table = Object.fromEntries([...entry.matchAll(/"(rollbook-[a-z-]+)": "\.\/([a-z/-]+\.js)"/g)].map((m) => [m[1], m[2]]));
+const table = Object.fromEntries([...entry.matchAll(/"(rollbook-[a-z-]+)": \(\) => import\("\.\/([a-z/-]+\.js)"\)/g)].map((m) => [m[1], m[2]]));
 
 function modules(folder) {
   return readdirSync(folder, { withFileTypes: true }).flatMap((item) =>

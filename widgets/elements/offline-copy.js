@@ -3,8 +3,7 @@
 
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { keepOffline, offlineCopy, removeOffline, savingData } from "../offline.js";
-
-const SITE_ROOT = new URL("../../", import.meta.url);
+import { SITE_ROOT } from "../engine.js";
 
 function megabytes(bytes) {
   return `${Math.max(1, Math.round(bytes / 1e6))} MB`;

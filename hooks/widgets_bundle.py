@@ -1,0 +1,67 @@
+"""MkDocs hook: the widgets (``widgets/``) bundled into ``site/widgets/``.
+
+Rollup (``hooks/widgets_bundle.mjs``, pinned in package.json) bundles the page's modules from
+``widgets/rollbook.js``: ``rollbook.js`` (what every page with a widget needs), ``engine.js`` (the
+page's side of the engine, still at that path) and one chunk per element module in
+``widgets/elements/``, fetched by the pages that show it. ``start.js`` is a classic script in
+the head of tool pages and is copied as it is; the two workers live elsewhere
+(``hooks/pyodide_bundle.py``, ``hooks/search_later.py``). The bundled libraries' licences are
+copied to ``site/widgets/vendor/<package>/``.
+
+``site/widgets/`` is replaced whole on each build, so a chunk of an earlier build never lingers.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDGETS = ROOT / "widgets"
+NODE_MODULES = ROOT / "node_modules"
+SCRIPT = ROOT / "hooks" / "widgets_bundle.mjs"
+SITE_WIDGETS_DIR = "widgets"
+COPIED = ("start.js",)  # classic scripts, not modules: as they are
+LICENCES = {"lit-html": "LICENSE", "workbox-window": "LICENSE"}  # the libraries bundled in
+
+
+class WidgetsBundleError(Exception):
+    """The widgets could not be bundled; the message says what to do."""
+
+
+def on_post_build(config: Any) -> None:
+    try:
+        bundle_into(Path(config["site_dir"]) / SITE_WIDGETS_DIR)
+    except WidgetsBundleError as error:
+        from mkdocs.exceptions import PluginError
+
+        raise PluginError(f"widgets_bundle: {error}") from error
+
+
+def bundle_into(target: Path, source: Path = WIDGETS) -> dict[str, Any]:
+    """Bundle ``source`` (widgets/) into ``target`` (emptied first); returns what the bundler wrote:
+    ``{"chunks": {file: [files it imports]}, "elements": {"./elements/x.js": file}}``."""
+    for package in LICENCES:
+        if not (NODE_MODULES / package).is_dir() or not (NODE_MODULES / "rollup").is_dir():
+            raise WidgetsBundleError(f"node_modules/{package} or rollup is missing: run 'npm ci' (make setup does)")
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    try:
+        done = subprocess.run(["node", str(SCRIPT), str(source), str(target)], capture_output=True, text=True,
+                              timeout=300)
+    except FileNotFoundError as error:
+        raise WidgetsBundleError("node is not installed: install Node 20 or later") from error
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        raise WidgetsBundleError(f"bundling the widgets failed (node {SCRIPT.relative_to(ROOT)}):\n{tail}")
+    for name in COPIED:
+        shutil.copy2(source / name, target / name)
+    for package, licence in LICENCES.items():
+        (target / "vendor" / package).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(NODE_MODULES / package / licence, target / "vendor" / package / licence)
+    written: dict[str, Any] = json.loads(done.stdout)
+    return written
