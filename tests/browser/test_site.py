@@ -339,3 +339,39 @@ def test_material_runs_a_few_seconds_after_the_load_when_the_engine_is_slow(cont
         expect(page.get_by_role("status").filter(has_text="Starting the dice engine")).to_have_count(1)
     finally:
         let_go(context, held)
+
+
+# --- first drawings out of view: after the engine's start (widgets/element.js) --------------------
+
+DRAWN = "(tag) => document.querySelector(tag).classList.contains('rollbook-widget')"
+
+
+def test_widgets_out_of_view_draw_once_the_engine_has_started_or_when_scrolled_to(context, base_url: str) -> None:
+    """On a phone's few cores the engine's start needs the page's idle moments: a widget in view
+    draws at once, one out of view waits for the start to be over, unless the reader scrolls to it."""
+    held = engine_held(context)
+    context.add_init_script("globalThis.rollbookEngineLimits = { drawings: 60_000, material: 60_000 }")
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/combat/", wait_until="load")  # at 390 x 844 the helpers start below the text
+        page.wait_for_timeout(1_000)
+        assert not page.evaluate(DRAWN, "rollbook-cyno-damage")  # the last one, far below
+        assert not page.evaluate(DRAWN, "rollbook-cyno-strike")
+        page.locator("rollbook-cyno-strike").scroll_into_view_if_needed()
+        page.wait_for_function(DRAWN, arg="rollbook-cyno-strike")  # scrolled to: drawn
+        assert not page.evaluate(DRAWN, "rollbook-cyno-damage")
+    finally:
+        let_go(context, held)
+    page.wait_for_function(DRAWN, arg="rollbook-cyno-damage", timeout=60_000)  # the start over: all drawn
+
+
+def test_widgets_out_of_view_draw_a_few_seconds_after_the_load_when_the_engine_is_slow(context, base_url: str) -> None:
+    held = engine_held(context)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/combat/", wait_until="load")
+        page.wait_for_function(DRAWN, arg="rollbook-cyno-damage", timeout=15_000)
+        assert page.evaluate(SINCE_LOAD) >= 2_900
+        expect(page.get_by_role("status").filter(has_text="Starting the dice engine").first).to_be_visible()
+    finally:
+        let_go(context, held)
