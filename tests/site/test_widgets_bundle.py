@@ -73,3 +73,46 @@ def test_a_broken_import_fails_the_build_with_the_bundlers_words(tmp_path: Path)
     (source / "rollbook.js").write_text('import { missing } from "./no-such-module.js";\nmissing();\n')
     with pytest.raises(hook.WidgetsBundleError, match="no-such-module.js"):
         hook.bundle_into(tmp_path / "out", source)
+
+
+PRELOAD = re.compile(r'<link rel="modulepreload" href="([^"]+)">')
+
+
+def preloaded(site: BuiltSite, src_uri: str) -> list[str]:
+    page = site.page(src_uri)
+    return [(page.parent / href).resolve().relative_to(widgets(site).resolve()).as_posix()
+            for href in PRELOAD.findall(page.read_text(encoding="utf-8"))]
+
+
+def chunk_of(name: str) -> str:
+    return re.sub(r"-[\w-]{8}\.js$", "", name.removeprefix("elements/"))
+
+
+def test_each_page_names_in_its_head_the_modules_it_will_import(site: BuiltSite) -> None:
+    assert [chunk_of(name) for name in preloaded(site, "tools/roller.md")] == ["engine.js", "roller", "log"]
+    assert [chunk_of(name) for name in preloaded(site, "opencore/combat.md")] == ["engine.js", "inline-roll"]
+    assert preloaded(site, "credits.md") == ["engine.js"]  # rollbook.js imports it on every page
+    for page in site.pages():
+        html = page.read_text(encoding="utf-8")
+        for href in PRELOAD.findall(html):
+            assert (page.parent / href).is_file(), (page, href)
+            assert html.index(href) < html.index("</head>")
+
+
+def test_the_preloads_follow_every_import_once_and_leave_the_entry_to_the_page() -> None:
+    bundled = {
+        "chunks": {"rollbook.js": ["engine.js"], "engine.js": [], "elements/a-1.js": ["rollbook.js", "elements/shared-1.js"],
+                   "elements/b-1.js": ["elements/shared-1.js", "engine.js"], "elements/shared-1.js": ["engine.js"]},
+        "elements": {"./elements/a.js": "elements/a-1.js", "./elements/b.js": "elements/b-1.js"},
+    }
+    modules = {"rollbook-a": "./elements/a.js", "rollbook-b": "./elements/b.js"}
+    html = "<rollbook-b></rollbook-b><rollbook-a x></rollbook-a><rollbook-unknown></rollbook-unknown><rollbook-b>"
+    assert hook.preloads(html, bundled, modules) == ["engine.js", "elements/b-1.js", "elements/shared-1.js", "elements/a-1.js"]
+    assert hook.preloads("<p>no widget</p>", bundled, modules) == ["engine.js"]
+
+
+def test_the_entry_table_is_read_as_the_entry_writes_it() -> None:
+    modules = hook.element_modules()
+    assert modules["rollbook-roller"] == "./elements/roller.js"
+    assert modules["rollbook-encounter"] == "./elements/encounter/tracker.js"
+    assert len(modules) >= 20
