@@ -37,10 +37,11 @@ ELEMENT_MODULE = re.compile(r'"(rollbook-[a-z-]+)": \(\) => import\("(\./element
 TAG = re.compile(r"<(rollbook-[a-z-]+)[\s>]")
 PRELOAD = '<link rel="modulepreload" href="{root}widgets/{chunk}">'
 
-_bundled: dict[str, Any] | None = None  # this build's bundle (on_pre_build)
-_staging: Path | None = None  # where it was written: a folder of its own per build (builds may run at once)
 COPIED = ("start.js",)  # classic scripts, not modules: as they are
 LICENCES = {"lit-html": "LICENSE", "workbox-window": "LICENSE"}  # the libraries bundled in
+
+_bundled: dict[str, Any] | None = None  # this build's bundle (on_pre_build)
+_staging: Path | None = None  # where it was written: a folder of its own per build (builds may run at once)
 
 
 class WidgetsBundleError(Exception):

@@ -42,8 +42,9 @@ const SLICE_MS = 8;
 // While the engine starts, the page's idle moments are not idle on a phone's few cores: the
 // engine's worker needs them, and a widget out of view is not looked at yet. So the drawings out
 // of view wait for the engine's start to be over (or AT_MOST_MS after the load, or a scroll, which
-// draws what came into view): with the browser on one core, the roll log's first drawing (its
-// clock's locale data) put the returning player's first roll about 80 ms later.
+// draws what came into view): with the browser on one core, a trace showed the roll log's first
+// drawing (its clock's locale data) taking 90 ms of the shared core while the worker restored,
+// before the returning player's first roll.
 // (a test may set globalThis.rollbookEngineLimits = {drawings: ms} before the page's scripts run)
 const AT_MOST_MS = globalThis.rollbookEngineLimits?.drawings ?? 3000;
 let heldForEngine = false;

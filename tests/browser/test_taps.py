@@ -165,6 +165,9 @@ def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str
     page.wait_for_function("""() => [...document.querySelectorAll("article *")]
       .filter((element) => element.localName.startsWith("rollbook-"))
       .every((element) => element.classList.contains("rollbook-widget"))""", timeout=30_000)
+    # and the engine started: a helper drawn while it starts (3 s after the load, when the start is
+    # slow) says "Starting the dice engine…", a line it drops once the engine is ready
+    expect(page.get_by_text("Starting the dice engine")).to_have_count(0, timeout=ENGINE_TIMEOUT_MS)
     taps = Taps(page)
     taps.tap(jump.get_by_role("link", name="Party initiative"))
     party = page.locator("rollbook-opencore-party-initiative")
