@@ -8,18 +8,15 @@ the head of tool pages and is copied as it is; the two workers live elsewhere
 (``hooks/pyodide_bundle.py``, ``hooks/search_later.py``). The bundled libraries' licences are
 copied to ``site/widgets/vendor/<package>/``.
 
-The bundle is made before the pages (in a temporary folder), so each page can name in its head
-the modules it will import (``<link rel="modulepreload">``): ``engine.js``, which ``rollbook.js``
-imports, and the chunks of the elements it shows, with theirs. Without them a first visit fetches
-them one import after the other: the page's script, then what it imports, then the element's chunk,
-one round trip each on a phone's slow link. ``site/widgets/`` is replaced whole on each build, so a
-chunk of an earlier build never lingers.
+The bundle is made as the build starts, in a temporary folder of its own (the tests run two builds
+at once), and ``site/widgets/`` is replaced by it whole at the end, so a chunk of an earlier build
+never lingers. The pages do not name the chunks they will import (``<link rel="modulepreload">``):
+tried, it cost Lighthouse's first visit to ``tools/character/`` 100 → 95 (benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import tempfile
@@ -31,16 +28,9 @@ WIDGETS = ROOT / "widgets"
 NODE_MODULES = ROOT / "node_modules"
 SCRIPT = ROOT / "hooks" / "widgets_bundle.mjs"
 SITE_WIDGETS_DIR = "widgets"
-ENTRY = "rollbook.js"
-# The entry's table of element modules by tag (widgets/rollbook.js ELEMENT_MODULES)
-ELEMENT_MODULE = re.compile(r'"(rollbook-[a-z-]+)": \(\) => import\("(\./elements/[a-z/-]+\.js)"\)')
-TAG = re.compile(r"<(rollbook-[a-z-]+)[\s>]")
-PRELOAD = '<link rel="modulepreload" href="{root}widgets/{chunk}">'
-
 COPIED = ("start.js",)  # classic scripts, not modules: as they are
 LICENCES = {"lit-html": "LICENSE", "workbox-window": "LICENSE"}  # the libraries bundled in
 
-_bundled: dict[str, Any] | None = None  # this build's bundle (on_pre_build)
 _staging: Path | None = None  # where it was written: a folder of its own per build (builds may run at once)
 
 
@@ -55,18 +45,12 @@ def _plugin_error(error: WidgetsBundleError) -> Exception:
 
 
 def on_pre_build(config: Any) -> None:
-    global _bundled, _staging
+    global _staging
     _staging = Path(tempfile.mkdtemp(prefix="rollbook-widgets-"))
     try:
-        _bundled = bundle_into(_staging / SITE_WIDGETS_DIR)
+        bundle_into(_staging / SITE_WIDGETS_DIR)
     except WidgetsBundleError as error:
         raise _plugin_error(error) from error
-
-
-def on_post_page(output: str, page: Any, config: Any) -> str:
-    if _bundled is None:
-        return output
-    return add_preloads(output, _bundled, "../" * page.url.count("/"))
 
 
 def on_post_build(config: Any) -> None:
@@ -86,42 +70,6 @@ def on_build_error(error: Exception) -> None:
     if _staging is not None:
         shutil.rmtree(_staging, ignore_errors=True)
         _staging = None
-
-
-def element_modules(entry: Path = WIDGETS / ENTRY) -> dict[str, str]:
-    """Each element's module by its tag, as the entry imports it: {"rollbook-roller": "./elements/roller.js"}."""
-    return dict(ELEMENT_MODULE.findall(entry.read_text(encoding="utf-8")))
-
-
-def preloads(html: str, bundled: dict[str, Any], modules: dict[str, str] | None = None) -> list[str]:
-    """The chunks a page imports beside the entry (which its own <script> names), in a stable order:
-    the entry's imports, then each element chunk the page's tags need, with all they import."""
-    modules = element_modules() if modules is None else modules
-    chunks: dict[str, list[str]] = bundled["chunks"]
-    wanted: list[str] = []
-
-    def add(chunk: str) -> None:
-        if chunk in wanted or chunk == ENTRY:
-            return
-        wanted.append(chunk)
-        for imported in chunks[chunk]:
-            add(imported)
-
-    for imported in chunks[ENTRY]:
-        add(imported)
-    for tag in dict.fromkeys(TAG.findall(html)):
-        module = modules.get(tag)
-        if module is not None:
-            add(bundled["elements"][module])
-    return wanted
-
-
-def add_preloads(html: str, bundled: dict[str, Any], root: str) -> str:
-    """The page with a modulepreload link per chunk it imports, last in its head."""
-    if "</head>" not in html:
-        return html
-    links = "".join(PRELOAD.format(root=root, chunk=chunk) for chunk in preloads(html, bundled))
-    return html.replace("</head>", links + "</head>", 1)
 
 
 def bundle_into(target: Path, source: Path = WIDGETS) -> dict[str, Any]:
