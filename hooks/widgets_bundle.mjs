@@ -14,8 +14,7 @@
 // The other modules take the site's root from it (SITE_ROOT), since their chunks sit elsewhere.
 //
 // The libraries the widgets import as ./vendor/<package>/<file> come from node_modules/<package>/
-// (pinned in package.json). Prints what it wrote as JSON: {"chunks": {chunk: [static imports]},
-// "elements": {"./elements/roller.js": chunk}} (chunks as paths in the output folder).
+// (pinned in package.json).
 
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,7 +59,7 @@ const bundle = await rollup({
   plugins: [vendored],
   onwarn(warning) { problem ??= warning; }, // a warning here is a bug (an unresolved import, a cycle)
 });
-const { output } = await bundle.write({
+await bundle.write({
   dir: out,
   format: "es",
   entryFileNames: "[name].js",
@@ -75,12 +74,3 @@ if (problem) {
   process.exit(1);
 }
 
-const chunks = {};
-const elements = {};
-for (const item of output) {
-  if (item.type !== "chunk") continue;
-  chunks[item.fileName] = item.imports;
-  if (item.isDynamicEntry && item.facadeModuleId)
-    elements["./" + path.relative(source, item.facadeModuleId).split(path.sep).join("/")] = item.fileName;
-}
-console.log(JSON.stringify({ chunks, elements }));

@@ -16,7 +16,6 @@ tried, it cost Lighthouse's first visit to ``tools/character/`` 100 → 95 (benc
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import tempfile
@@ -72,12 +71,11 @@ def on_build_error(error: Exception) -> None:
         _staging = None
 
 
-def bundle_into(target: Path, source: Path = WIDGETS) -> dict[str, Any]:
-    """Bundle ``source`` (widgets/) into ``target`` (emptied first); returns what the bundler wrote:
-    ``{"chunks": {file: [files it imports]}, "elements": {"./elements/x.js": file}}``."""
-    for package in LICENCES:
-        if not (NODE_MODULES / package).is_dir() or not (NODE_MODULES / "rollup").is_dir():
-            raise WidgetsBundleError(f"node_modules/{package} or rollup is missing: run 'npm ci' (make setup does)")
+def bundle_into(target: Path, source: Path = WIDGETS) -> None:
+    """Bundle ``source`` (widgets/) into ``target`` (emptied first)."""
+    for package in ("rollup", "@rollup/plugin-terser", *LICENCES):
+        if not (NODE_MODULES / package).is_dir():
+            raise WidgetsBundleError(f"node_modules/{package} is missing: run 'npm ci' (make setup does)")
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -94,5 +92,3 @@ def bundle_into(target: Path, source: Path = WIDGETS) -> dict[str, Any]:
     for package, licence in LICENCES.items():
         (target / "vendor" / package).mkdir(parents=True, exist_ok=True)
         shutil.copy2(NODE_MODULES / package / licence, target / "vendor" / package / licence)
-    written: dict[str, Any] = json.loads(done.stdout)
-    return written

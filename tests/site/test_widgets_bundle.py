@@ -4,28 +4,19 @@ chunk per element module, start.js as it is; every import of every chunk resolve
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from sitebuild import ROOT, BuiltSite
+from sitebuild import BuiltSite, load_hook
 
 pytestmark = [pytest.mark.site, pytest.mark.cpython_only]
 
 IMPORT = re.compile(r'(?:import|export)[^"\']*?from\s*"(\.[^"]+)"|import\("(\.[^"]+)"\)|import\s*"(\.[^"]+)"')
 
 
-def load_hook() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("widgets_bundle", ROOT / "hooks" / "widgets_bundle.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-hook = load_hook()
+hook = load_hook("widgets_bundle")
 
 
 def widgets(site: BuiltSite) -> Path:
