@@ -1,12 +1,17 @@
-"""Helpers for the browser tests of the widgets (a module of its own: two conftest.py files in
-tests/ would shadow each other when imported by name)."""
+"""Helpers for the browser tests: the Chromium they drive, the server that serves the built site,
+and the widgets' own checks (a module of its own: two conftest.py files in tests/ would shadow each
+other when imported by name, so no test imports a conftest)."""
 
 from __future__ import annotations
 
 import os
+import sys
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
+
+from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
 PHONE = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,6 +21,50 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("ROLLBOOK_SHOTS", ROOT / "shots"))
 # A cold Pyodide start takes seconds, more on a loaded 2-core machine with other tests running.
 ENGINE_TIMEOUT_MS = 90_000
+
+
+# The system Chromium (Playwright's own download fails here); `make test CHROMIUM=...` overrides it.
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"]
+
+
+# Served under site_url's path, as on GitHub Pages, so 404.html (which uses absolute paths) works too.
+PREFIX = urlsplit(site_url()).path
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
+                      ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
+
+    def translate_path(self, path: str) -> str:
+        if not path.startswith(PREFIX):
+            return str(Path(self.directory) / "__outside_the_site__")
+        return super().translate_path("/" + path.removeprefix(PREFIX))
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # Like GitHub Pages: a missing page gets the site's 404.html.
+        not_found = Path(self.directory) / "404.html"
+        if code != 404 or not not_found.is_file():
+            return super().send_error(code, message, explain)
+        body = not_found.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A browser that drops a request it no longer needs (a page left mid-load) is not an error."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class Outside:

@@ -3,65 +3,18 @@
 from __future__ import annotations
 
 import functools
-import os
 import sys
 import threading
 from collections.abc import Iterator
-from typing import Any
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
-from browserkit import Outside, phone_context  # noqa: E402
-from sitebuild import BuiltSite, build_site, require_success, site_url  # noqa: E402
-
-# The system Chromium (Playwright's own download fails here); `make test CHROMIUM=...` overrides it.
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
-
-
-# Served under site_url's path, as on GitHub Pages, so 404.html (which uses absolute paths) works too.
-PREFIX = urlsplit(site_url()).path
-
-
-class SiteHandler(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json"}
-
-    def translate_path(self, path: str) -> str:
-        if not path.startswith(PREFIX):
-            return str(Path(self.directory) / "__outside_the_site__")
-        return super().translate_path("/" + path.removeprefix(PREFIX))
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        # Like GitHub Pages: a missing page gets the site's 404.html.
-        not_found = Path(self.directory) / "404.html"
-        if code != 404 or not not_found.is_file():
-            return super().send_error(code, message, explain)
-        body = not_found.read_bytes()
-        self.send_response(404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A browser that drops a request it no longer needs (a page left mid-load) is not an error."""
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)  # type: ignore[arg-type]
-
+from browserkit import CHROMIUM, CHROMIUM_FLAGS, PREFIX, Outside, QuietServer, SiteHandler, phone_context  # noqa: E402
+from sitebuild import BuiltSite, build_site, require_success  # noqa: E402
 
 # `pytest -n 2` (make test) hands the tests out one at a time to whichever worker is free, each
 # worker with its own Chromium and served site (both per session, so per worker). The browser tests

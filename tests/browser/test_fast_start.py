@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, PHONE, service_worker_ready
-from conftest import CHROMIUM, CHROMIUM_FLAGS, PREFIX, QuietServer, SiteHandler
+from browserkit import (CHROMIUM, CHROMIUM_FLAGS, ENGINE_TIMEOUT_MS, PHONE, PREFIX, QuietServer, SiteHandler,
+                        service_worker_ready)
 from test_widgets import roll, total
 from sitebuild import ROOT
 

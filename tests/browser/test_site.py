@@ -242,6 +242,31 @@ def test_a_tapped_abbreviation_says_what_it_stands_for(browser, base_url: str) -
         context.close()
 
 
+def test_the_closed_drawer_is_not_drawn_nor_tabbed_into_and_opens_with_a_tap(browser, context, base_url: str) -> None:
+    """On a phone the navigation drawer costs nothing until its button is tapped (its content is
+    skipped while closed), a keyboard does not wander into it out of sight, and a tap opens it."""
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, service_workers="block")
+    try:
+        page = phone.new_page()
+        page.goto(base_url + "opencore/combat/", wait_until="load")
+        link = page.locator(".md-sidebar--primary a.md-nav__link", has_text="Weapons and armor")
+        assert link.evaluate("(a) => a.checkVisibility()") is False
+        for _ in range(30):  # past the header and into the text: never into the closed drawer
+            page.keyboard.press("Tab")
+            assert not page.evaluate("() => Boolean(document.activeElement.closest('.md-sidebar--primary'))")
+        page.locator("label.md-header__button[for='__drawer']").tap()
+        expect(link).to_be_visible()
+        assert link.evaluate("(a) => a.checkVisibility()") is True
+        link.tap()
+        page.wait_for_url(re.compile(r"/opencore/weapons-and-armor/$"))
+    finally:
+        phone.close()
+    # on a wide screen the sidebar is always open, and drawn
+    page = context.new_page()
+    page.goto(base_url + "opencore/combat/", wait_until="load")
+    expect(page.locator(".md-sidebar--primary a.md-nav__link", has_text="Weapons and armor")).to_be_visible()
+
+
 def test_a_page_loads_only_the_widgets_it_shows_and_the_next_page_its_own(context, base_url: str) -> None:
     page = context.new_page()
     modules: list[str] = []
