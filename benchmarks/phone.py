@@ -158,6 +158,7 @@ def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[
                     page.close()
                 ctx.close()
         out = {key: statistics.median(values) for key, values in samples.items()}
+        out["runs"] = samples
         progress(", ".join(f"{key} {[round(v, 2) for v in values]}" for key, values in samples.items()))
         ctx = context()
         out["tap"] = roller(ctx.new_page(), url, taps)[1]
@@ -170,14 +171,19 @@ def section(results: dict[str, dict[str, Any]], runs: int, taps: int, load: tupl
     lines = [f"Recorded {datetime.date.today().isoformat()} on {platform.machine()}, {os.cpu_count()} cores, load "
              f"average {load[0]:.1f} before and {load[1]:.1f} after (`.venv/bin/python benchmarks/phone.py --runs {runs} "
              f"--taps {taps}`): headless Chromium, median of {runs} runs; seconds from navigation start on the "
-             "page's own clock. One core = the whole browser under `taskset -c 0`.", "",
-             "| CPU | start | floor (worker alone) | bare worker | roller: first roll | roller / floor | roller / bare |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+             "page's own clock. One core = the whole browser under `taskset -c 0`. Each run visits the floor, the "
+             "bare worker and the roller in turn, so a run's own ratio is the roller against the floor of the same "
+             "minute: the last column gives their median and range, which the machine's drift moves less than "
+             "the ratio of the medians.", "",
+             "| CPU | start | floor (worker alone) | bare worker | roller: first roll | roller / floor | roller / bare "
+             "| roller / floor, each run: median (range) |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
     for cpu, out in results.items():
         for start in ("cold", "warm"):
             floor, bare, first = out[f"floor {start}"], out[f"bare {start}"], out[f"roller {start}"]
+            paired = [r / f for r, f in zip(out["runs"][f"roller {start}"], out["runs"][f"floor {start}"])]
             lines.append(f"| {cpu} | {start} | {floor:.2f} s | {bare:.2f} s | {first:.2f} s | {first / floor:.2f} | "
-                         f"{first / bare:.2f} |")
+                         f"{first / bare:.2f} | {statistics.median(paired):.2f} ({min(paired):.2f}–{max(paired):.2f}) |")
     lines += ["", "Once the engine is ready (ms from the tap to what it changed on screen):", "",
               "| CPU | tap to total: median | worst | encounter step: median | worst | taps each |",
               "|---|---:|---:|---:|---:|---:|"]
