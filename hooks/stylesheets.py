@@ -10,7 +10,6 @@ start"). This hook joins them, in their order (so the cascade is unchanged), int
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -57,7 +56,7 @@ def on_files(files: Files, config: MkDocsConfig, **_: Any) -> Files:
         source = files.get_file_from_path(name)
         if source is None:
             raise PluginError(f"stylesheets: extra_css names {name}, which is not in {config.docs_dir}")
-        texts.append((name, Path(source.abs_src_path or "").read_text(encoding="utf-8")))
+        texts.append((name, source.content_string))
         files.remove(source)
     files.append(File.generated(config, JOINED, content=joined(texts)))
     return files
