@@ -19,14 +19,13 @@ import argparse
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from phone import CHROMIUM, SETTLE_S, WATCH, one_core_chromium, ready, roller
+from phone import CHROMIUM, cold_and_warm, one_core_chromium, ready, roller
 from served import serve
-from start import FLAGS, META, pages
+from start import META, pages
 
 KINDS = ("floor cold", "floor warm", "roller cold", "roller warm")
 
@@ -55,18 +54,12 @@ def main(argv: list[str]) -> int:
             for n in range(options.rounds):
                 order = [("A", servers[0][1]), ("B", servers[1][1])]
                 for name, url in order if n % 2 == 0 else order[::-1]:
-                    for kind, visit in (("floor", lambda page, u=url: ready(page, u + "bench-ask.html")),
-                                        ("roller", lambda page, u=url: roller(page, u, 0)[0])):
-                        ctx = playwright.chromium.launch_persistent_context(
-                            tempfile.mkdtemp(dir=folder), executable_path=executable, args=FLAGS,
-                            viewport={"width": 390, "height": 844}, service_workers="block")
-                        ctx.add_init_script(WATCH)
-                        for start in ("cold", "warm"):
-                            page = ctx.new_page()
-                            time.sleep(SETTLE_S)
-                            samples[name].setdefault(f"{kind} {start}", []).append(visit(page))
-                            page.close()
-                        ctx.close()
+                    visits = {"floor": lambda page, u=url: ready(page, u + "bench-ask.html"),
+                              "roller": lambda page, u=url: roller(page, u, 0)[0]}
+                    for kind, visit in visits.items():
+                        cold, warm = cold_and_warm(playwright, executable, folder, visit)
+                        samples[name].setdefault(f"{kind} cold", []).append(cold)
+                        samples[name].setdefault(f"{kind} warm", []).append(warm)
                 print(f"round {n + 1}: " + "; ".join(
                     f"{name} " + ", ".join(f"{kind} {samples[name][kind][-1]:.2f}" for kind in KINDS)
                     for name in ("A", "B")), file=sys.stderr, flush=True)

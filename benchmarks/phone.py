@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
@@ -132,16 +132,34 @@ def encounter(page: Page, url: str, taps: int) -> list[float]:
     return times
 
 
+def profile(playwright: Playwright, executable: str, profiles: str) -> BrowserContext:
+    """A fresh phone-sized browser profile on disk (in ``profiles``), service workers blocked, the
+    page's totals and steps timed (WATCH)."""
+    ctx = playwright.chromium.launch_persistent_context(
+        tempfile.mkdtemp(dir=profiles), executable_path=executable, args=FLAGS,
+        viewport={"width": 390, "height": 844}, service_workers="block")
+    ctx.add_init_script(WATCH)
+    return ctx
+
+
+def cold_and_warm(playwright: Playwright, executable: str, profiles: str,
+                  visit: Callable[[Page], float]) -> tuple[float, float]:
+    """``visit`` in a fresh profile (cold), then again in it (warm: the HTTP cache's), each in a new
+    tab that has settled first."""
+    ctx = profile(playwright, executable, profiles)
+    times = []
+    for _ in ("cold", "warm"):
+        page = ctx.new_page()
+        time.sleep(SETTLE_S)
+        times.append(visit(page))
+        page.close()
+    ctx.close()
+    return times[0], times[1]
+
+
 def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[[str], None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="rollbook-phone-") as profiles:
-        def context() -> BrowserContext:
-            ctx = playwright.chromium.launch_persistent_context(
-                tempfile.mkdtemp(dir=profiles), executable_path=executable, args=FLAGS,
-                viewport={"width": 390, "height": 844}, service_workers="block")
-            ctx.add_init_script(WATCH)
-            return ctx
-
         samples: dict[str, list[float]] = {}
         kinds: dict[str, Callable[[Page], float]] = {
             "floor": lambda page: ready(page, url + "bench-ask.html"),
@@ -150,17 +168,12 @@ def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[
         }
         for _ in range(runs):
             for kind, run in kinds.items():  # interleaved: a burst of load elsewhere hits every kind alike
-                ctx = context()
-                for start in ("cold", "warm"):
-                    page = ctx.new_page()
-                    time.sleep(SETTLE_S)
-                    samples.setdefault(f"{kind} {start}", []).append(run(page))
-                    page.close()
-                ctx.close()
+                for start, seconds in zip(("cold", "warm"), cold_and_warm(playwright, executable, profiles, run)):
+                    samples.setdefault(f"{kind} {start}", []).append(seconds)
         out = {key: statistics.median(values) for key, values in samples.items()}
         out["runs"] = samples
         progress(", ".join(f"{key} {[round(v, 2) for v in values]}" for key, values in samples.items()))
-        ctx = context()
+        ctx = profile(playwright, executable, profiles)
         out["tap"] = roller(ctx.new_page(), url, taps)[1]
         out["step"] = encounter(ctx.new_page(), url, taps)
         ctx.close()
