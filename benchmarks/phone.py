@@ -46,6 +46,7 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
 from start import FLAGS, META, SITE, TIMEOUT_MS, pages
+from waiting import until
 
 START, END = "<!-- phone-bench:start -->", "<!-- phone-bench:end -->"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -80,13 +81,9 @@ def one_core_chromium(folder: Path) -> str:
     return str(wrapper)
 
 
-def until(page: Page, condition: str) -> None:
-    page.wait_for_function(condition, timeout=TIMEOUT_MS)
-
-
 def ready(page: Page, url: str) -> float:
     page.goto(url)
-    until(page, "() => window.__ready !== undefined")
+    until(page, "() => window.__ready !== undefined", TIMEOUT_MS)
     value = page.evaluate("window.__ready")
     if value < 0:
         raise RuntimeError(f"{url}: the engine answered with an error")
@@ -98,14 +95,14 @@ def roller(page: Page, url: str, taps: int) -> tuple[float, list[float]]:
     field = page.get_by_label("Dice expression")
     field.fill("3d6")
     field.press("Enter")
-    until(page, "() => window.__totals.length >= 1")
+    until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
     first = page.evaluate("window.__totals[0]") / 1000
     answers = []
     for n in range(taps):
         before = page.evaluate("window.__totals.length")
         field.fill(f"{n + 2}d6+1")  # a new breakdown every time
         field.press("Enter")
-        until(page, f"() => window.__totals.length > {before}")
+        until(page, f"() => window.__totals.length > {before}", TIMEOUT_MS)
         answers.append(page.evaluate("window.__totals[window.__totals.length - 1] - window.__tapAt"))
     return first, answers
 
@@ -120,14 +117,14 @@ def encounter(page: Page, url: str, taps: int) -> list[float]:
     # tracker's first drawing or a step's late change, and time the wrong step (2026-12-03: negative
     # medians).
     undo = "() => window.__lastUndo === %s"
-    until(page, undo % json.dumps("Undo"))
+    until(page, undo % json.dumps("Undo"), TIMEOUT_MS)
     for foe in (1, 2):
         widget.get_by_role("button", name="A typical foe").click()
-        until(page, undo % json.dumps(f"Undo ({foe})"))
+        until(page, undo % json.dumps(f"Undo ({foe})"), TIMEOUT_MS)
     times = []
     for tap in range(taps):
         widget.locator(".rollbook-encounter__next").click()
-        until(page, undo % json.dumps(f"Undo ({3 + tap})"))  # the time it became so: the last change
+        until(page, undo % json.dumps(f"Undo ({3 + tap})"), TIMEOUT_MS)  # the time it became so: the last change
         times.append(page.evaluate("window.__steps[window.__steps.length - 1] - window.__tapAt"))
     return times
 

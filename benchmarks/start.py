@@ -49,6 +49,7 @@ from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwrig
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
+from waiting import until
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -161,11 +162,11 @@ def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> t
         field = page.get_by_label("Dice expression")
         field.fill("3d6")
         field.press("Enter")
-        page.wait_for_function("() => window.__totals.length >= 1", timeout=TIMEOUT_MS)
+        until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
         return page.evaluate("window.__totals[0]") / 1000, None
     page.goto(url + {"bare-main": "bench-bare-main.html", "bare-worker": "bench-bare-worker.html",
                      "ask": "bench-ask.html"}[kind])
-    page.wait_for_function("() => window.__ready !== undefined", timeout=TIMEOUT_MS)
+    until(page, "() => window.__ready !== undefined", TIMEOUT_MS)
     ready = page.evaluate("window.__ready")
     if ready < 0:
         raise RuntimeError(f"{kind}: the engine answered with an error")

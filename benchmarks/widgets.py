@@ -34,6 +34,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
+from waiting import until
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -87,7 +88,7 @@ def throttle(page: Page, rate: float) -> None:
 def bare(page: Page, url: str, rate: float) -> float:
     throttle(page, rate)
     page.goto(url)
-    page.wait_for_function("() => window.__ready !== undefined", timeout=TIMEOUT_MS)
+    until(page, "() => window.__ready !== undefined", TIMEOUT_MS)
     return page.evaluate("window.__ready") / 1000
 
 
@@ -99,14 +100,14 @@ def roller(page: Page, url: str, rate: float, taps: int = 0) -> tuple[float, lis
     field = page.get_by_label("Dice expression")
     field.fill("3d6")
     field.press("Enter")
-    page.wait_for_function("() => window.__totals.length >= 1", timeout=TIMEOUT_MS)
+    until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
     first = page.evaluate("window.__totals[0]") / 1000
     answers = []
     for _ in range(taps):
         before = page.evaluate("window.__totals.length")
         field.fill(f"{len(answers) + 2}d6+1")  # a new total text every time
         field.press("Enter")
-        page.wait_for_function(f"() => window.__totals.length > {before}", timeout=TIMEOUT_MS)
+        until(page, f"() => window.__totals.length > {before}", TIMEOUT_MS)
         answers.append(page.evaluate("window.__totals[window.__totals.length - 1] - window.__enterAt"))
     return first, answers
 

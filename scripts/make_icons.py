@@ -1,4 +1,5 @@
-"""Render the app icons (docs/assets/icons/*.png) from rollbook.svg in the system Chromium.
+"""Render the app icons (docs/assets/icons/*.png) from the logo, overrides/.icons/rollbook.svg,
+in the system Chromium.
 
     .venv/bin/python scripts/make_icons.py
 
@@ -12,7 +13,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ICONS = Path(__file__).resolve().parents[1] / "docs" / "assets" / "icons"
+ROOT = Path(__file__).resolve().parents[1]
+ICONS = ROOT / "docs" / "assets" / "icons"
+LOGO = ROOT / "overrides" / ".icons" / "rollbook.svg"  # also the header's logo, drawn in the page
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--no-first-run"]
@@ -21,7 +24,7 @@ SIZES = {"icon-192.png": 192, "icon-512.png": 512, "apple-touch-icon.png": 180, 
 
 
 def main() -> None:
-    svg = (ICONS / "rollbook.svg").read_text(encoding="utf-8")
+    svg = LOGO.read_text(encoding="utf-8")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         for name, size in SIZES.items():
