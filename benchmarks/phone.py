@@ -46,7 +46,7 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
 from start import FLAGS, META, SITE, TIMEOUT_MS, pages
-from waiting import until
+from waiting import roll_on_the_roller, until
 
 START, END = "<!-- phone-bench:start -->", "<!-- phone-bench:end -->"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -91,10 +91,8 @@ def ready(page: Page, url: str) -> float:
 
 
 def roller(page: Page, url: str, taps: int) -> tuple[float, list[float]]:
-    page.goto(url + "tools/roller/")
+    roll_on_the_roller(page, url, "3d6", TIMEOUT_MS)
     field = page.get_by_label("Dice expression")
-    field.fill("3d6")
-    field.press("Enter")
     until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
     first = page.evaluate("window.__totals[0]") / 1000
     answers = []

@@ -49,7 +49,7 @@ from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwrig
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
-from waiting import until
+from waiting import roll_on_the_roller, until
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -158,10 +158,7 @@ def timed(page: Page, url: str, kind: str, throttle: Throttle, rate: float) -> t
         page.route("**/widgets/start.js", lambda route: route.fulfill(content_type="text/javascript", body=""))
     if kind in ("roller", "roller-late"):
         page.add_init_script(WATCH_TOTAL)
-        page.goto(url + "tools/roller/")
-        field = page.get_by_label("Dice expression")
-        field.fill("3d6")
-        field.press("Enter")
+        roll_on_the_roller(page, url, "3d6", TIMEOUT_MS)
         until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
         return page.evaluate("window.__totals[0]") / 1000, None
     page.goto(url + {"bare-main": "bench-bare-main.html", "bare-worker": "bench-bare-worker.html",

@@ -1,20 +1,37 @@
-"""How the benchmarks wait for a page's answer without making the page draw.
+"""How the benchmarks wait on a page without making it draw.
 
-Playwright's ``wait_for_function`` runs its condition on every animation frame by default, and
-that makes the page draw 60 frames a second while it waits. On one core each frame took CPU from
-the engine's start, and more on the roller than on the floor page (traced 2026-12-04, a warm
-visit on one core: 77 frames and 127 ms of the roller's main thread before its first total,
-against 62 ms on the floor page's). A player's idle page draws none, so the benchmarks ask every
-``POLL_MS`` instead. The times they report are the page's own clock, not the moment of the poll.
+Playwright's waits run on every animation frame: ``wait_for_function`` by default, and a locator's
+wait for its element always. Either makes the page draw 60 frames a second while it waits, and
+every frame costs the page, its compositor, the GPU process and the browser's own compositor. On
+one core that CPU came out of the engine's start, and more on the roller than on the floor page
+(traced 2026-12-04, a warm visit on one core, before its first total: the roller's main thread drew
+77 frames in 127 ms against the floor page's 62 ms, and the browser composited 44 times while the
+harness waited for the roller's field). A player's page, loading untouched, draws only when it
+changes, so the benchmarks ask every ``POLL_MS`` instead. The times they report are the page's own
+clock, not the moment of a poll.
 """
 
 from __future__ import annotations
 
 from playwright.sync_api import Page
 
-POLL_MS = 100
+POLL_MS = 25  # a poll is one short task; 25 ms keeps the harness's own taps prompt
 
 
 def until(page: Page, condition: str, timeout_ms: float) -> None:
     """Wait until the page's ``condition`` (a JavaScript function's source) is truthy."""
     page.wait_for_function(condition, timeout=timeout_ms, polling=POLL_MS)
+
+
+def roll_on_the_roller(page: Page, url: str, expression: str, timeout_ms: float) -> None:
+    """Open ``tools/roller/`` and roll ``expression`` as soon as its field is drawn, as a player
+    does: the field focused, the expression typed and Enter pressed as real key events.
+
+    Not through a Playwright locator: its selector engine is a script that Playwright compiles in
+    the page on first use (about 35 ms of the roller's main thread on one core, traced
+    2026-12-04), which a player's tap does not cost and the floor page never pays."""
+    page.goto(url + "tools/roller/")
+    until(page, "() => document.getElementById('rollbook-expression') !== null", timeout_ms)
+    page.evaluate("document.getElementById('rollbook-expression').focus()")
+    page.keyboard.type(expression)
+    page.keyboard.press("Enter")

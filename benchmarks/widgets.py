@@ -34,7 +34,7 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
-from waiting import until
+from waiting import roll_on_the_roller, until
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -96,10 +96,8 @@ def roller(page: Page, url: str, rate: float, taps: int = 0) -> tuple[float, lis
     """Seconds to the first answer on screen, and each later tap's milliseconds to its answer."""
     throttle(page, rate)
     page.add_init_script(WATCH_TOTAL)
-    page.goto(url + "tools/roller/")
+    roll_on_the_roller(page, url, "3d6", TIMEOUT_MS)
     field = page.get_by_label("Dice expression")
-    field.fill("3d6")
-    field.press("Enter")
     until(page, "() => window.__totals.length >= 1", TIMEOUT_MS)
     first = page.evaluate("window.__totals[0]") / 1000
     answers = []
