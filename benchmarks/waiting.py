@@ -25,13 +25,15 @@ def until(page: Page, condition: str, timeout_ms: float) -> None:
 
 def roll_on_the_roller(page: Page, url: str, expression: str, timeout_ms: float) -> None:
     """Open ``tools/roller/`` and roll ``expression`` as soon as its field is drawn, as a player
-    does: the field focused, the expression typed and Enter pressed as real key events.
+    does: the field focused, its text selected, the expression typed and Enter pressed as real key
+    events.
 
     Not through a Playwright locator: its selector engine is a script that Playwright compiles in
     the page on first use (about 35 ms of the roller's main thread on one core, traced
     2026-12-04), which a player's tap does not cost and the floor page never pays."""
     page.goto(url + "tools/roller/")
     until(page, "() => document.getElementById('rollbook-expression') !== null", timeout_ms)
-    page.evaluate("document.getElementById('rollbook-expression').focus()")
+    # selected, so the typing replaces what the page may have kept from an earlier visit
+    page.evaluate("(field => { field.focus(); field.select(); })(document.getElementById('rollbook-expression'))")
     page.keyboard.type(expression)
     page.keyboard.press("Enter")
