@@ -23,7 +23,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from phone import CHROMIUM, cold_and_warm, one_core_chromium, ready, roller
+from chromium import CHROMIUM, present
+from phone import cold_and_warm, one_core_chromium, ready, roller
 from served import serve
 from start import META, pages
 
@@ -43,8 +44,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--cpu", choices=("one", "all"), default="one")
     options = parser.parse_args(argv)
-    if not Path(CHROMIUM).exists():
-        print(f"ab.py: no Chromium at {CHROMIUM}: run `make chromium` (or set CHROMIUM)", file=sys.stderr)
+    if not present("ab.py"):
         return 1
     servers = [serve(site, pages(engine_folder(site))) for site in options.sites]
     samples: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}

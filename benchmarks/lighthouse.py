@@ -33,13 +33,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from chromium import CHROMIUM, present
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
 RUNNER = ROOT / "benchmarks" / "lighthouse" / "run.mjs"
 START, END = "<!-- lighthouse-bench:start -->", "<!-- lighthouse-bench:end -->"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 PAGES = ["", "opencore/combat/", "tools/", "tools/roller/", "tools/character/", "tools/criticals/",
          "tools/checks/", "tools/combat/", "tools/encounter/", "tools/offline/"]
@@ -171,6 +171,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--reuse", action="store_true", help="one browser for every run (not a first visitor)")
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
+    if not present("lighthouse.py"):
+        return 1
     if not (SITE / "index.html").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1

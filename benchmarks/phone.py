@@ -43,13 +43,13 @@ from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
+from chromium import CHROMIUM, FLAGS, present
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
-from start import FLAGS, META, SITE, TIMEOUT_MS, pages
+from start import META, SITE, TIMEOUT_MS, pages
 from waiting import roll_on_the_roller, until
 
 START, END = "<!-- phone-bench:start -->", "<!-- phone-bench:end -->"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 WATCH = """
 window.__totals = [];
@@ -213,6 +213,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--taps", type=int, default=12)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
+    if not present("phone.py"):
+        return 1
     html = (SITE / "tools" / "roller" / "index.html").read_text(encoding="utf-8") if SITE.is_dir() else ""
     found = META.search(html)
     if found is None:

@@ -16,22 +16,18 @@ import argparse
 import collections
 import datetime
 import functools
-import os
 import sys
 import tempfile
 import threading
 from http.server import ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from lighthouse import SITE, StaticHost  # benchmarks/ is on sys.path when run as a script
+from chromium import CHROMIUM, FLAGS, present  # benchmarks/ is on sys.path when run as a script
+from lighthouse import SITE, StaticHost
 from readme_section import write_section
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
 PAGES = ["opencore/character-creation/", "opencore/combat/", "codex/", "dice-notation/"]
 TARGET = 500_000
 START, END = "<!-- reading-bench:start -->", "<!-- reading-bench:end -->"
@@ -81,6 +77,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
+    if not present("reading.py"):
+        return 1
     if not (SITE / "index.html").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1

@@ -47,6 +47,7 @@ from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, BrowserType, Page, sync_playwright
 
+from chromium import CHROMIUM, FLAGS, present
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
 from waiting import roll_on_the_roller, until
@@ -54,9 +55,6 @@ from waiting import roll_on_the_roller, until
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
 START, END = "<!-- start-bench:start -->", "<!-- start-bench:end -->"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
 TIMEOUT_MS = 120_000
 META = re.compile(r'<meta name="rollbook-engine" content="(pyodide/[0-9a-f]{16}/)">')
 
@@ -332,6 +330,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--link-runs", type=int, default=2)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
+    if not present("start.py"):
+        return 1
     rates = [float(rate) for rate in options.rates.split(",")]
     index = SITE / "index.html"
     found = META.search(index.read_text(encoding="utf-8")) if index.is_file() else None

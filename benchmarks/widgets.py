@@ -32,6 +32,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from chromium import CHROMIUM, FLAGS, present
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
 from waiting import roll_on_the_roller, until
@@ -39,9 +40,6 @@ from waiting import roll_on_the_roller, until
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
 START, END = "<!-- widgets-bench:start -->", "<!-- widgets-bench:end -->"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
 TIMEOUT_MS = 120_000
 
 # The bare pages, served from the site's root so they load the very same runtime files.
@@ -165,6 +163,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
+    if not present("widgets.py"):
+        return 1
     if not (SITE / FOLDER / "pyodide-lock.json").is_file():
         print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
         return 1

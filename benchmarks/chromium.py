@@ -1,0 +1,21 @@
+"""The system Chromium every benchmark drives (``CHROMIUM`` names another). Playwright's own
+browser download needs the internet, which this machine does not have (README, "This machine")."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# As root Chromium needs --no-sandbox; the rest keep it from reaching for the network on its own.
+FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run"]
+
+
+def present(script: str) -> bool:
+    """Whether the Chromium is there; if not, ``script`` says so and how to get it."""
+    if Path(CHROMIUM).is_file():
+        return True
+    print(f"{script}: no Chromium at {CHROMIUM}: run `make chromium` (or set CHROMIUM to one)", file=sys.stderr)
+    return False
