@@ -21,6 +21,10 @@ new engine, runtime or worker is a new URL for every file the worker loads, and 
 its folder in ``<meta name="rollbook-engine" content="pyodide/<hash>/">`` (read by
 widgets/engine.js): a page of one deploy never talks to an engine or lockfile of another, whatever
 a browser or a service worker has cached. Earlier folders are removed from ``site/pyodide/``.
+So the wheel changes only with the engine: its metadata comes from pyproject.toml's engine fields
+alone, not the README (the package's long description) nor the development extra. Either, edited,
+used to give the folder a new URL, and every returning player downloaded the whole runtime again
+(about 19 MB) for a deploy that had not touched the engine.
 
 ``widgets/`` (the page side) is bundled into ``site/widgets/`` by hooks/widgets_bundle.py.
 
@@ -41,6 +45,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -293,9 +298,7 @@ def build_wheel(out_dir: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="rollbook-wheel-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        for name in ("pyproject.toml", "README.md"):
-            if (ROOT / name).is_file():
-                shutil.copy2(ROOT / name, src / name)
+        (src / "pyproject.toml").write_text(engine_pyproject(), encoding="utf-8")
         shutil.copytree(ENGINE, src / "engine" / PACKAGE, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
         dist = Path(tmp) / "dist"
         command = [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--skip-dependency-check",
@@ -310,6 +313,29 @@ def build_wheel(out_dir: Path) -> Path:
         final = out_dir / wheel.name
         shutil.copy2(wheel, final)
         return final
+
+
+# What the wheel's metadata is made from (see the module docstring): the project's name, version,
+# summary, Python, licence, dependencies (none) and command, and setuptools' package settings.
+ENGINE_PROJECT_FIELDS = ("name", "version", "description", "requires-python", "license", "dependencies", "scripts")
+
+
+def engine_pyproject() -> str:
+    """pyproject.toml as the engine's wheel is built from it: the engine's fields only."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = {key: value for key, value in config["project"].items() if key in ENGINE_PROJECT_FIELDS}
+    return _toml({"build-system": config["build-system"], "project": project,
+                  "tool": {"setuptools": config["tool"]["setuptools"]}})
+
+
+def _toml(table: dict[str, Any], header: str = "") -> str:
+    """TOML for strings, numbers, booleans, lists of them and tables (JSON's quoting is TOML's)."""
+    keys = [f"{json.dumps(key)} = {json.dumps(value)}" for key, value in table.items() if not isinstance(value, dict)]
+    text = (f"[{header}]\n" if header and keys else "") + "".join(line + "\n" for line in keys)
+    for key, value in table.items():
+        if isinstance(value, dict):
+            text += _toml(value, f"{header}.{json.dumps(key)}" if header else json.dumps(key))
+    return text
 
 
 def check_wheel(wheel: Path) -> None:
@@ -376,9 +402,7 @@ def _wheel_inputs() -> Iterator[tuple[str, Path]]:
     yield "snapshot", SNAPSHOT_SCRIPT
     yield "worker", WIDGETS / WORKER
     yield "lockfile", PYODIDE_NPM / LOCKFILE  # its info block (Python, ABI) goes into ours
-    for name in ("pyproject.toml", "README.md"):
-        if (ROOT / name).is_file():
-            yield name, ROOT / name
+    yield "pyproject.toml", ROOT / "pyproject.toml"
     for path in _engine_files():
         yield f"{PACKAGE}/{path.relative_to(ENGINE).as_posix()}", path
 

@@ -138,6 +138,27 @@ def test_the_wheel_is_reproducible(tmp_path: Path) -> None:
     assert first.read_bytes() == second.read_bytes()
 
 
+def test_a_readme_or_tooling_edit_leaves_the_wheel_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wheel's bytes name the engine folder's URL: were the README (the package's long
+    description) or the development extra in its metadata, editing either would send every
+    returning player the whole runtime again. Only the engine's own fields are in it."""
+    (tmp_path / "a").mkdir()
+    as_built = hook.build_wheel(tmp_path / "a")
+    root = tmp_path / "root"
+    root.mkdir()
+    pyproject = (hook.ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "dev = [\n" in pyproject and 'readme = "README.md"' in pyproject
+    (root / "pyproject.toml").write_text(pyproject.replace("dev = [\n", 'dev = [\n  "another-tool>=1",\n'), encoding="utf-8")
+    (root / "README.md").write_text("# Another README\n", encoding="utf-8")
+    monkeypatch.setattr(hook, "ROOT", root)
+    (tmp_path / "b").mkdir()
+    assert hook.build_wheel(tmp_path / "b").read_bytes() == as_built.read_bytes()
+    with zipfile.ZipFile(as_built) as archive:
+        metadata = archive.read("rollbook-0.1.0.dist-info/METADATA").decode()
+    assert "Provides-Extra" not in metadata and "Description-Content-Type" not in metadata
+    assert "Name: rollbook" in metadata and "Version: 0.1.0" in metadata and "Requires-Python: >=3.11" in metadata
+
+
 def test_a_missing_pyodide_says_to_run_npm_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hook, "PYODIDE_NPM", hook.ROOT / "node_modules" / "no-such-pyodide")
     with pytest.raises(hook.BundleError, match=r"no-such-pyodide/ lacks pyodide-lock.json, .*run `npm ci` \(or `make build`"):
