@@ -1,5 +1,5 @@
-"""The system Chromium every benchmark drives (``CHROMIUM`` names another). Playwright's own
-browser download needs the internet, which this machine does not have (README, "This machine")."""
+"""The system Chromium every benchmark drives (``CHROMIUM`` names another): Playwright's own
+browser download needs the internet, which the machines this project runs on do not have."""
 
 from __future__ import annotations
 

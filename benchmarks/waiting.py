@@ -1,14 +1,12 @@
 """How the benchmarks wait on a page without making it draw.
 
-Playwright's waits run on every animation frame: ``wait_for_function`` by default, and a locator's
-wait for its element always. Either makes the page draw 60 frames a second while it waits, and
-every frame costs the page, its compositor, the GPU process and the browser's own compositor. On
-one core that CPU came out of the engine's start, and more on the roller than on the floor page
-(traced 2026-12-04, a warm visit on one core, before its first total: the roller's main thread drew
-77 frames in 127 ms against the floor page's 62 ms, and the browser composited 44 times while the
-harness waited for the roller's field). A player's page, loading untouched, draws only when it
-changes, so the benchmarks ask every ``POLL_MS`` instead. The times they report are the page's own
-clock, not the moment of a poll.
+Playwright's ``wait_for_function`` runs its condition on every animation frame by default, which
+makes the page draw 60 frames a second while it waits; every frame costs the page, its compositor
+and the GPU process. On one core that CPU came out of the engine's start, and more on the roller
+than on the floor page (traced 2026-12-04, a warm visit on one core, before its first total: the
+roller's main thread drew 77 frames in 127 ms against the floor page's 62 ms). A player's page,
+loading untouched, draws only when it changes, so the benchmarks ask every ``POLL_MS`` instead.
+The times they report are the page's own clock, not the moment of a poll.
 """
 
 from __future__ import annotations
