@@ -8,7 +8,8 @@ copy ``site/`` aside, make the change, build again, then compare the copy (A) wi
 load elsewhere hits both alike): for each, the floor page and ``tools/roller/``, cold (a fresh
 profile on disk) then warm (the second visit, HTTP cache only), exactly as ``benchmarks/phone.py``
 measures them. ``--cpu one`` (the default) pins the whole browser to one core. Prints each round
-and the medians; the ratio that matters is each site's roller over its own floor. A round takes
+and the medians; the ratio that matters is each site's roller over its own floor. With each, the CPU time the whole
+browser spent (``benchmarks/cpu.py``), which moves less from visit to visit than wall time. A round takes
 about 2.5 minutes on this 2-core machine, and single visits spread by +-0.3 s on one core: a change
 worth less than about 50 ms does not show through 6 rounds (measure its CPU instead).
 """
@@ -48,6 +49,7 @@ def main(argv: list[str]) -> int:
         return 1
     servers = [serve(site, pages(engine_folder(site))) for site in options.sites]
     samples: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}
+    cpu: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}  # the whole browser's CPU seconds
     try:
         with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="rollbook-ab-") as folder:
             executable = one_core_chromium(Path(folder)) if options.cpu == "one" else CHROMIUM
@@ -57,9 +59,11 @@ def main(argv: list[str]) -> int:
                     visits = {"floor": lambda page, u=url: ready(page, u + "bench-ask.html"),
                               "roller": lambda page, u=url: roller(page, u, 0)[0]}
                     for kind, visit in visits.items():
-                        cold, warm = cold_and_warm(playwright, executable, folder, visit)
-                        samples[name].setdefault(f"{kind} cold", []).append(cold)
-                        samples[name].setdefault(f"{kind} warm", []).append(warm)
+                        for start, (seconds, cpu_seconds) in zip(("cold", "warm"), cold_and_warm(
+                                playwright, executable, folder, visit)):
+                            samples[name].setdefault(f"{kind} {start}", []).append(seconds)
+                            if cpu_seconds is not None:
+                                cpu[name].setdefault(f"{kind} {start}", []).append(cpu_seconds)
                 print(f"round {n + 1}: " + "; ".join(
                     f"{name} " + ", ".join(f"{kind} {samples[name][kind][-1]:.2f}" for kind in KINDS)
                     for name in ("A", "B")), file=sys.stderr, flush=True)
@@ -76,6 +80,11 @@ def main(argv: list[str]) -> int:
               f"{m['roller cold'] / m['floor cold']:.2f} |")
         ratios = [r / f for r, f in zip(samples[name]["roller warm"], samples[name]["floor warm"])]
         print(f"    {name}: warm / floor by round: {', '.join(f'{r:.2f}' for r in ratios)}")
+        if cpu[name]:
+            c = {kind: statistics.median(values) for kind, values in cpu[name].items()}
+            print(f"    {name}: CPU seconds (the whole browser): floor warm {c['floor warm']:.2f}, roller warm "
+                  f"{c['roller warm']:.2f} ({c['roller warm'] / c['floor warm']:.2f}); floor cold "
+                  f"{c['floor cold']:.2f}, roller cold {c['roller cold']:.2f} ({c['roller cold'] / c['floor cold']:.2f})")
     return 0
 
 

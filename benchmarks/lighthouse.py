@@ -35,6 +35,7 @@ from typing import Any
 
 from chromium import CHROMIUM, present
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
+from served import QuietServer
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
@@ -87,7 +88,7 @@ class StaticHost(SimpleHTTPRequestHandler):
 
 
 def serve() -> tuple[ThreadingHTTPServer, str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(StaticHost, directory=str(SITE)))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(StaticHost, directory=str(SITE)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 

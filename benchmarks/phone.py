@@ -21,7 +21,9 @@ on localhost, each the median of N runs:
 
 Cold = a fresh profile on disk (empty caches; service workers blocked, so the second visit is the
 HTTP cache's); warm = the second visit in it. Each tab waits ``SETTLE_S`` after it opens, before it
-navigates (Chromium's own omnibox page loads in every new tab). Times are the page's own clock. ``--write-readme``
+navigates (Chromium's own omnibox page loads in every new tab). Times are the page's own clock;
+next to them, the CPU time the whole browser spent on each visit (``benchmarks/cpu.py``, on Linux),
+which tells the browser's own work from the machine's other load. ``--write-readme``
 replaces the "Phone-class check" section of benchmarks/README.md.
 """
 
@@ -44,6 +46,7 @@ from typing import Any, Callable
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
 from chromium import CHROMIUM, FLAGS, present
+from cpu import BrowserCPU
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
 from start import META, SITE, TIMEOUT_MS, pages
@@ -127,35 +130,42 @@ def encounter(page: Page, url: str, taps: int) -> list[float]:
     return times
 
 
-def profile(playwright: Playwright, executable: str, profiles: str) -> BrowserContext:
+def profile(playwright: Playwright, executable: str, profiles: str) -> tuple[BrowserContext, BrowserCPU | None]:
     """A fresh phone-sized browser profile on disk (in ``profiles``), service workers blocked, the
-    page's totals and steps timed (WATCH)."""
+    page's totals and steps timed (WATCH); with its browser's CPU clock where there is one."""
+    folder = tempfile.mkdtemp(dir=profiles)
     ctx = playwright.chromium.launch_persistent_context(
-        tempfile.mkdtemp(dir=profiles), executable_path=executable, args=FLAGS,
-        viewport={"width": 390, "height": 844}, service_workers="block")
+        folder, executable_path=executable, args=FLAGS, viewport={"width": 390, "height": 844},
+        service_workers="block")
     ctx.add_init_script(WATCH)
-    return ctx
+    return ctx, BrowserCPU.find(folder)
+
+
+Visit = tuple[float, float | None]  # seconds to the answer on the page's clock; the browser's CPU seconds
 
 
 def cold_and_warm(playwright: Playwright, executable: str, profiles: str,
-                  visit: Callable[[Page], float]) -> tuple[float, float]:
+                  visit: Callable[[Page], float]) -> tuple[Visit, Visit]:
     """``visit`` in a fresh profile (cold), then again in it (warm: the HTTP cache's), each in a new
-    tab that has settled first."""
-    ctx = profile(playwright, executable, profiles)
-    times = []
+    tab that has settled first; each with the CPU time the whole browser spent on it."""
+    ctx, cpu = profile(playwright, executable, profiles)
+    visits = []
     for _ in ("cold", "warm"):
         page = ctx.new_page()
         time.sleep(SETTLE_S)
-        times.append(visit(page))
+        before = cpu.seconds() if cpu else 0.0
+        seconds = visit(page)
+        visits.append((seconds, cpu.seconds() - before if cpu else None))
         page.close()
     ctx.close()
-    return times[0], times[1]
+    return visits[0], visits[1]
 
 
 def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[[str], None]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="rollbook-phone-") as profiles:
         samples: dict[str, list[float]] = {}
+        cpu: dict[str, list[float]] = {}
         kinds: dict[str, Callable[[Page], float]] = {
             "floor": lambda page: ready(page, url + "bench-ask.html"),
             "bare": lambda page: ready(page, url + "bench-bare-worker.html"),
@@ -163,12 +173,18 @@ def measure(executable: str, url: str, runs: int, taps: int, progress: Callable[
         }
         for _ in range(runs):
             for kind, run in kinds.items():  # interleaved: a burst of load elsewhere hits every kind alike
-                for start, seconds in zip(("cold", "warm"), cold_and_warm(playwright, executable, profiles, run)):
+                visits = cold_and_warm(playwright, executable, profiles, run)
+                for start, (seconds, cpu_seconds) in zip(("cold", "warm"), visits):
                     samples.setdefault(f"{kind} {start}", []).append(seconds)
+                    if cpu_seconds is not None:
+                        cpu.setdefault(f"{kind} {start}", []).append(cpu_seconds)
         out = {key: statistics.median(values) for key, values in samples.items()}
         out["runs"] = samples
+        out["cpu"] = cpu
         progress(", ".join(f"{key} {[round(v, 2) for v in values]}" for key, values in samples.items()))
-        ctx = profile(playwright, executable, profiles)
+        if cpu:
+            progress("CPU " + ", ".join(f"{key} {[round(v, 2) for v in values]}" for key, values in cpu.items()))
+        ctx, _ = profile(playwright, executable, profiles)
         out["tap"] = roller(ctx.new_page(), url, taps)[1]
         out["step"] = encounter(ctx.new_page(), url, taps)
         ctx.close()
@@ -192,6 +208,21 @@ def section(results: dict[str, dict[str, Any]], runs: int, taps: int, load: tupl
             paired = [r / f for r, f in zip(out["runs"][f"roller {start}"], out["runs"][f"floor {start}"])]
             lines.append(f"| {cpu} | {start} | {floor:.2f} s | {bare:.2f} s | {first:.2f} s | {first / floor:.2f} | "
                          f"{first / bare:.2f} | {statistics.median(paired):.2f} ({min(paired):.2f}–{max(paired):.2f}) |")
+    if all(out["cpu"] for out in results.values()):
+        lines += ["", "The same visits counted in CPU time: every thread of every Chromium process, from just "
+                  "before the navigation to the answer seen (`benchmarks/cpu.py`, the kernel's clock of each "
+                  "thread; medians). It is the browser's own work, whatever else the machine ran: on one "
+                  "core, where nothing overlaps, it is close to the wall time above when the browser never "
+                  "waits, and a run's spread is then the browser's own.", "",
+                  "| CPU | start | floor | roller | roller / floor | roller / floor, each run: median (range) |",
+                  "|---|---|---:|---:|---:|---|"]
+        for cpu, out in results.items():
+            for start in ("cold", "warm"):
+                floors, rollers = out["cpu"][f"floor {start}"], out["cpu"][f"roller {start}"]
+                floor, first = statistics.median(floors), statistics.median(rollers)
+                paired = [r / f for r, f in zip(rollers, floors)]
+                lines.append(f"| {cpu} | {start} | {floor:.2f} s | {first:.2f} s | {first / floor:.2f} | "
+                             f"{statistics.median(paired):.2f} ({min(paired):.2f}–{max(paired):.2f}) |")
     lines += ["", "Once the engine is ready (ms from the tap to what it changed on screen):", "",
               "| CPU | tap to total: median | worst | encounter step: median | worst | taps each |",
               "|---|---:|---:|---:|---:|---:|"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import sys
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -16,6 +17,15 @@ from pathlib import Path
 from typing import Any
 
 Extra = dict[str, tuple[str, str]]  # path -> (content type, body)
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A browser that drops a request it no longer needs (a page left mid-load, a run's browser
+    closed) is not an error: no traceback in the benchmark's report for it."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
 
 
 class Link:
@@ -81,6 +91,6 @@ def make_handler(extra: Extra, link: Link | None = None) -> type[SimpleHTTPReque
 def serve(site: Path, extra: Extra, bandwidth: float | None = None) -> tuple[ThreadingHTTPServer, str]:
     """site/ on 127.0.0.1 at a free port, in a thread; returns the server and its root URL."""
     handler = make_handler(extra, Link(bandwidth) if bandwidth else None)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
+    server = QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
