@@ -13,6 +13,8 @@ import { showNotice } from "./notice.js";
 import { SITE_ROOT, watchEngine } from "./engine.js";
 
 const SCOPE = new URL(SITE_ROOT).pathname;
+const whenIdle = (callback) => (globalThis.requestIdleCallback
+  ? requestIdleCallback(callback, { timeout: 2000 }) : setTimeout(callback, 50));
 let workbox = null;
 
 /** Whether the browser asks sites to use less data (Chrome's Lite mode, Android's data saver). */
@@ -65,7 +67,10 @@ export function registerOffline() {
   // A copy already here: registering again only checks for an update (sw.js itself). Else once
   // the engine has started on this visit: installing precaches megabytes, and reading and the
   // first roll come first (on a slow link they would otherwise share it with the precache).
-  const register = () => workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
+  // In an idle moment of its own: Workbox's first registration takes about 13 ms of the page at
+  // full CPU (a phone: 50 ms or more), and done as the engine turned ready it ran right before the
+  // first answer was drawn (CPU profile of a first visit to tools/character/, 2026-12-04).
+  const register = () => whenIdle(() => workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ }));
   const afterTheEngine = () => {
     if (navigator.serviceWorker.controller) return register();
     if (savingData()) return; // only on request (tools/offline/)
