@@ -50,7 +50,9 @@ COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".webmani
 
 class StaticHost(SimpleHTTPRequestHandler):
     """site/ as a static host serves it: right types, gzip for text (and wasm), cached compressions,
-    an ETag on each and 304 Not Modified to a revalidation that names it."""
+    an ETag and a Last-Modified on each (GitHub Pages sends both) and 304 Not Modified to a
+    revalidation that names either. Both matter: this server speaks HTTP/1.0, and Chromium
+    revalidates an HTTP/1.0 response by its date only, never by its ETag."""
 
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript",
                       ".wasm": "application/wasm", ".json": "application/json",
@@ -68,9 +70,11 @@ class StaticHost(SimpleHTTPRequestHandler):
             raw = path.read_bytes()
             self.cache[path] = (gzip.compress(raw, compresslevel=6), f'"{hashlib.sha1(raw).hexdigest()}"')
         body, etag = self.cache[path]
-        if etag in self.headers.get("If-None-Match", ""):  # a revalidation, as GitHub Pages answers it
-            self.send_response(304)
+        modified = self.date_time_string(int(path.stat().st_mtime))
+        if etag in self.headers.get("If-None-Match", "") or self.headers.get("If-Modified-Since") == modified:
+            self.send_response(304)  # a revalidation, as GitHub Pages answers it
             self.send_header("ETag", etag)
+            self.send_header("Last-Modified", modified)
             self.send_header("Cache-Control", "max-age=600")
             self.end_headers()
             return None
@@ -80,6 +84,7 @@ class StaticHost(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=600")  # GitHub Pages' own
         self.send_header("ETag", etag)
+        self.send_header("Last-Modified", modified)
         self.end_headers()
         return io.BytesIO(body)
 
