@@ -8,8 +8,9 @@ copy ``site/`` aside, make the change, build again, then compare the copy (A) wi
 load elsewhere hits both alike): for each, the floor page and ``tools/roller/``, cold (a fresh
 profile on disk) then warm (the second visit, HTTP cache only), exactly as ``benchmarks/phone.py``
 measures them. ``--cpu one`` (the default) pins the whole browser to one core. Prints each round
-and the medians; the ratio that matters is each site's roller over its own floor. With each, the CPU time the whole
-browser spent (``benchmarks/cpu.py``), which moves less from visit to visit than wall time. A round takes
+and the medians; the ratio that matters is each site's roller over its own floor. With them, the
+CPU time the whole browser spent (``benchmarks/cpu.py``): its own work, whatever else the machine
+ran (on one core it is close to the wall time, so it is no steadier there). A round takes
 about 2.5 minutes on this 2-core machine, and single visits spread by +-0.3 s on one core: a change
 worth less than about 50 ms does not show through 6 rounds (measure its CPU instead).
 """
