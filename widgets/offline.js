@@ -13,9 +13,11 @@ import { showNotice } from "./notice.js";
 import { SITE_ROOT, watchEngine } from "./engine.js";
 
 const SCOPE = new URL(SITE_ROOT).pathname;
-const whenIdle = (callback) => (globalThis.requestIdleCallback
-  ? requestIdleCallback(callback, { timeout: 2000 }) : setTimeout(callback, 50));
+const [whenIdle, cancelIdle] = globalThis.requestIdleCallback
+  ? [(callback) => requestIdleCallback(callback, { timeout: 2000 }), cancelIdleCallback]
+  : [(callback) => setTimeout(callback, 50), clearTimeout];
 let workbox = null;
+let registering = 0; // the registration waiting for an idle moment, if any: removing the copy cancels it
 
 /** Whether the browser asks sites to use less data (Chrome's Lite mode, Android's data saver). */
 export function savingData() {
@@ -32,6 +34,8 @@ export async function keepOffline() {
 /** Remove the offline copy: the service worker and what it cached (only this site's: another
  *  site on the same host, as on GitHub Pages, keeps its own). */
 export async function removeOffline() {
+  if (registering) cancelIdle(registering);
+  registering = 0;
   const registration = await navigator.serviceWorker.getRegistration(SCOPE);
   await registration?.unregister();
   const ours = (await caches.keys()).filter((name) => name.includes(new URL(SCOPE, location.origin).href));
@@ -70,7 +74,12 @@ export function registerOffline() {
   // In an idle moment of its own: Workbox's first registration takes about 13 ms of the page at
   // full CPU (a phone: 50 ms or more), and done as the engine turned ready it ran right before the
   // first answer was drawn (CPU profile of a first visit to tools/character/, 2026-12-04).
-  const register = () => whenIdle(() => workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ }));
+  const register = () => {
+    registering = whenIdle(() => {
+      registering = 0;
+      workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
+    });
+  };
   const afterTheEngine = () => {
     if (navigator.serviceWorker.controller) return register();
     if (savingData()) return; // only on request (tools/offline/)
