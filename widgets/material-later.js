@@ -1,16 +1,21 @@
 // On a tool page, Material's bundle runs after the dice engine's start, not before it. The build
 // (hooks/pyodide_bundle.py) writes the bundle's <script> on tool pages with a type no browser
-// runs, HELD_TYPE; this module runs it once the engine's first start is over (ready, and what was
-// asked meanwhile answered, after that answer is drawn), once the reader reaches for Material's
-// own parts (the header, the navigation, search: any tap, key or focus outside a widget), or
-// AT_MOST_MS after the page's load, whichever comes first.
+// runs, HELD_TYPE; this module runs it
+// - once the reader reaches for Material's own parts (the header, the navigation, search: any
+//   tap, key or focus outside a widget or a notice of the site's), at once;
+// - else once the engine's first start is over (ready, and what was asked meanwhile answered and
+//   drawn) and the reader has left the widgets alone for QUIET_MS, in an idle moment;
+// - else, if the engine is still starting AT_MOST_MS after the page's load (a first visit over a
+//   slow link), then.
 //
 // Why: a returning player's first roll on tools/roller/ waits for the engine, and on a phone's few
 // slow cores the engine's start shares the CPU with the page's. Material's bundle is the page's
 // largest script before the first roll (with the browser on one core here, that roll came about
 // 0.1 s sooner without it: benchmarks/README.md), and nothing on a tool page needs it for that
 // roll: the widgets are the page's own, the drawer and the palette's first colours work without
-// it, and a link tapped before it runs is an ordinary navigation.
+// it, and a link tapped before it runs is an ordinary navigation. Nor right after that answer:
+// the reader who waited for the engine taps then, and on a phone the bundle is a long task
+// (200-300 ms at 4x CPU), so it waits for a pause in the reader's taps.
 //
 // Material starts on DOMContentLoaded, long past by then: the event is sent again, to the document
 // only (Material listens there, once; nothing of the site's listens for it).
@@ -20,7 +25,15 @@ import { afterEngineStart } from "./engine.js";
 const HELD_TYPE = "rollbook/after-engine";
 // (a test may set globalThis.rollbookEngineLimits = {material: ms} before the page's scripts run)
 const AT_MOST_MS = globalThis.rollbookEngineLimits?.material ?? 3000;
+const QUIET_MS = 2000;
 const INTENT = ["pointerdown", "keydown", "focusin"];
+// Taps here are the reader's own, not a reach for Material: the widgets, and the site's notices.
+// A tap on a new version's "Reload" that also started Material often did not reload at all: the
+// new service worker stayed waiting for a minute and more, the old one still busy with the fetches
+// of Material's start (tests/browser/test_offline.py, the mid-fight update: 8 runs of 26 failed so).
+const OURS = ".rollbook-widget, .rollbook-notice";
+const whenIdle = globalThis.requestIdleCallback
+  ? (callback) => requestIdleCallback(callback, { timeout: 1000 }) : (callback) => setTimeout(callback, 50);
 
 const held = globalThis.document?.querySelector(`script[type="${HELD_TYPE}"]`) ?? null;
 let state = held ? "held" : "ran"; // "held", "loading", "ran" (or "failed": offline, not cached)
@@ -32,13 +45,24 @@ export function onMaterial(callback) {
   else waiting.push(callback);
 }
 
+let engineStarted = false;
+let quiet = 0; // the timer of the pause being waited for
+
+/** Run Material once the reader has left the widgets alone for QUIET_MS (counted again at each tap). */
+function afterAPause() {
+  clearTimeout(quiet);
+  quiet = setTimeout(() => whenIdle(run), QUIET_MS);
+}
+
 function reach(event) {
-  if (!event.target?.closest?.(".rollbook-widget")) run();
+  if (!event.target?.closest?.(OURS)) run();
+  else if (engineStarted) afterAPause();
 }
 
 function run() {
   if (state !== "held") return;
   state = "loading";
+  clearTimeout(quiet);
   for (const type of INTENT) removeEventListener(type, reach, { capture: true });
   const script = document.createElement("script");
   script.src = held.src;
@@ -56,9 +80,11 @@ function run() {
 }
 
 if (held) {
-  // after the frame that shows the answer: a task queued from requestAnimationFrame runs after its paint
-  afterEngineStart(() => requestAnimationFrame(() => setTimeout(run)));
-  const atMost = () => setTimeout(run, AT_MOST_MS);
+  afterEngineStart(() => {
+    engineStarted = true;
+    afterAPause();
+  });
+  const atMost = () => setTimeout(() => { if (!engineStarted) run(); }, AT_MOST_MS);
   if (document.readyState === "complete") atMost();
   else addEventListener("load", atMost, { once: true });
   for (const type of INTENT) addEventListener(type, reach, { capture: true, passive: true });

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, Worker, expect
 
+from browserkit import ENGINE_TIMEOUT_MS
 from sitebuild import BuiltSite
 
 # One worker drives the one browser (`--dist loadgroup`): two Chromiums would fight over 2 cores.
@@ -333,6 +334,25 @@ def test_a_tool_page_runs_material_once_the_engine_has_answered(context, base_ur
     page.wait_for_url("**/tools/criticals/")
     expect(page.locator("rollbook-criticals")).to_be_visible()  # its module loaded on the new page (document$)
     assert page.evaluate("window.rollbookMarker") == "still here"
+
+
+def test_material_waits_for_a_pause_in_the_readers_taps(context, base_url: str) -> None:
+    """The reader who waited for the engine taps on once it answers; Material's bundle, a long task
+    on a phone, waits until the widgets have been left alone for two seconds."""
+    context.add_init_script("globalThis.rollbookEngineLimits = { material: 60_000 }")  # no fallback in the way
+    page = context.new_page()
+    page.goto(base_url + "tools/roller/")
+    field = page.get_by_label("Dice expression")
+    field.fill("3d6")
+    field.press("Enter")
+    expect(page.locator(".rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    for _ in range(5):  # a roll every 0.7 s for 3.5 s: never a pause of two
+        page.wait_for_timeout(700)
+        field.press("Enter")
+        assert not page.evaluate(MATERIAL_RAN), "Material ran while the reader was still rolling"
+    last_tap = page.evaluate("performance.now()")
+    page.wait_for_function(MATERIAL_RAN, timeout=10_000)
+    assert page.evaluate(BUNDLE_ASKED) - last_tap >= 1_900  # after the pause, not before
 
 
 def test_a_reach_for_materials_own_parts_runs_it_at_once(context, base_url: str) -> None:
