@@ -45,7 +45,8 @@ const OWN_CHUNK = new Set(["tool.js", "step-lock.js"]);
 function manualChunks(id) {
   if (id.startsWith(NODE_MODULES)) return "core";
   const name = path.relative(source, id).split(path.sep).join("/");
-  if (name === "engine.js") return "engine"; // or Rollup pulls it into "core", a dependency of it
+  // engine.js, and idle.js that it imports: or Rollup pulls them into "core", a dependency of it
+  if (name === "engine.js" || name === "idle.js") return "engine";
   if (name === "elements/dice.js" || (!name.includes("/") && !OWN_CHUNK.has(name))) return "core";
   return undefined;
 }

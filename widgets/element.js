@@ -7,6 +7,7 @@
 // `this.listen(stop)` while connected and stopped on disconnect, so nothing piles up.
 
 import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
+import { whenIdle } from "./idle.js";
 import { afterEngineStart, engineOnDevice, engineStarting, retry, warmUp, warmUpWhenIdle, watchEngine } from "./engine.js";
 
 export { html, nothing };
@@ -19,8 +20,6 @@ export { html, nothing };
 const waiting = [];
 let drawingScheduled = false;
 let viewScheduled = false;
-const whenIdle = globalThis.requestIdleCallback
-  ?? ((callback) => setTimeout(() => callback({ timeRemaining: () => 0 }), 16));
 
 function inView(element) {
   const { top, bottom } = element.getBoundingClientRect(); // all zero while hidden
@@ -93,7 +92,7 @@ function scheduleDrawing() {
   }
   if (!drawingScheduled) {
     drawingScheduled = true;
-    whenIdle(drawWaiting, { timeout: 250 }); // a busy page still draws one widget each time
+    whenIdle(drawWaiting, { timeout: 250, fallbackMs: 16 }); // a busy page still draws one widget each time
   }
 }
 

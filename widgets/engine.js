@@ -23,6 +23,8 @@
 // content="pyodide/<hash>/"> (hooks/pyodide_bundle.py), a folder holding the worker and all it
 // loads. So a page of one deploy never pairs with an engine or lockfile of another.
 
+import { whenIdle } from "./idle.js";
+
 let worker = null;
 let nextId = 0;
 const pending = new Map(); // id -> {resolve, request, resent}: what the worker has not answered yet
@@ -293,8 +295,7 @@ export function warmUp() {
 function warmUpWhenSettled() {
   if (settling || wanted) return;
   settling = true;
-  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-  const settled = () => setTimeout(() => idle(() => warmUp(), { timeout: 1000 }), SETTLE_MS);
+  const settled = () => setTimeout(() => whenIdle(() => warmUp(), { timeout: 1000, fallbackMs: 200 }), SETTLE_MS);
   if (document.readyState === "complete") settled();
   else addEventListener("load", settled, { once: true });
 }
@@ -310,8 +311,7 @@ export function engineOnDevice() {
 export function warmUpWhenIdle() {
   warmUpWhenSettled();
   if (worker !== null) return;
-  const idle = globalThis.requestIdleCallback ?? ((callback) => setTimeout(callback, 200));
-  idle(() => engineWorker(), { timeout: 2000 });
+  whenIdle(() => engineWorker(), { timeout: 2000, fallbackMs: 200 });
 }
 
 /** After a failed start: try again (the reader pressed "Retry"). */

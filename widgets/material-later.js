@@ -21,6 +21,7 @@
 // only (Material listens there, once; nothing of the site's listens for it).
 
 import { afterEngineStart } from "./engine.js";
+import { whenIdle } from "./idle.js";
 
 const HELD_TYPE = "rollbook/after-engine";
 // (a test may set globalThis.rollbookEngineLimits = {material: ms} before the page's scripts run)
@@ -29,11 +30,9 @@ const QUIET_MS = 2000;
 const INTENT = ["pointerdown", "keydown", "focusin"];
 // Taps here are the reader's own, not a reach for Material: the widgets, and the site's notices.
 // A tap on a new version's "Reload" that also started Material often did not reload at all: the
-// new service worker stayed waiting for a minute and more, the old one still busy with the fetches
-// of Material's start (tests/browser/test_offline.py, the mid-fight update: 8 runs of 26 failed so).
+// new service worker stayed waiting for a minute and more (tests/browser/test_offline.py, the
+// mid-fight update: 8 runs of 26 failed so; Material's start had just sent the old one its fetches).
 const OURS = ".rollbook-widget, .rollbook-notice";
-const whenIdle = globalThis.requestIdleCallback
-  ? (callback) => requestIdleCallback(callback, { timeout: 1000 }) : (callback) => setTimeout(callback, 50);
 
 const held = globalThis.document?.querySelector(`script[type="${HELD_TYPE}"]`) ?? null;
 let state = held ? "held" : "ran"; // "held", "loading", "ran" (or "failed": offline, not cached)
@@ -51,7 +50,7 @@ let quiet = 0; // the timer of the pause being waited for
 /** Run Material once the reader has left the widgets alone for QUIET_MS (counted again at each tap). */
 function afterAPause() {
   clearTimeout(quiet);
-  quiet = setTimeout(() => whenIdle(run), QUIET_MS);
+  quiet = setTimeout(() => whenIdle(run, { timeout: 1000 }), QUIET_MS);
 }
 
 function reach(event) {

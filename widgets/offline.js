@@ -11,11 +11,9 @@
 import { Workbox } from "./vendor/workbox-window/build/workbox-window.prod.mjs";
 import { showNotice } from "./notice.js";
 import { SITE_ROOT, watchEngine } from "./engine.js";
+import { cancelIdle, whenIdle } from "./idle.js";
 
 const SCOPE = new URL(SITE_ROOT).pathname;
-const [whenIdle, cancelIdle] = globalThis.requestIdleCallback
-  ? [(callback) => requestIdleCallback(callback, { timeout: 2000 }), cancelIdleCallback]
-  : [(callback) => setTimeout(callback, 50), clearTimeout];
 let workbox = null;
 let registering = 0; // the registration waiting for an idle moment, if any: removing the copy cancels it
 
@@ -78,7 +76,7 @@ export function registerOffline() {
     registering = whenIdle(() => {
       registering = 0;
       workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
-    });
+    }, { timeout: 2000 });
   };
   const afterTheEngine = () => {
     if (navigator.serviceWorker.controller) return register();
