@@ -131,14 +131,15 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
              "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     misses: list[str] = []
-    worst: tuple[float, str, dict[str, float], list[str], list[str]] | None = None  # score, page, medians, where, long tasks
+    worst: tuple[float, str, dict[str, float], list[str], list[str], list[str]] | None = None  # score, page, medians, where, long tasks, marks
     for page, runs_of_page in results.items():
         scores = {key: statistics.median(run["scores"][key] for run in runs_of_page) for key in TARGETS}
         metric = {key: statistics.median(run["metrics"][key] for run in runs_of_page)
                   for key in runs_of_page[0]["metrics"]}
         if worst is None or scores["performance"] < worst[0]:
             slowest = max(runs_of_page, key=lambda run: run["metrics"]["total-blocking-time"])
-            worst = (scores["performance"], page, metric, slowest["bootup"] + slowest["work"], slowest.get("longTasks", []))
+            worst = (scores["performance"], page, metric, slowest["bootup"] + slowest["work"], slowest.get("longTasks", []),
+                     slowest.get("marks", []))
         marks = {key: f"{scores[key]:g}" + ("" if scores[key] >= TARGETS[key] else " ✗") for key in TARGETS}
         lines.append(f"| `{page or '/'}` | {marks['performance']} | {marks['accessibility']} | "
                      f"{marks['best-practices']} | {marks['seo']} | "
@@ -156,7 +157,7 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
                     f"{title} ({len(values)} of {len(runs_of_page)} runs: {', '.join(values)})" for title, values in failing.items()))
     lines += ["", "Targets: Performance ≥ 95, Accessibility 100, Best practices 100, SEO ≥ 95 (✗ = missed)."]
     if worst is not None:
-        score, page, metric, where, long_tasks = worst
+        score, page, metric, where, long_tasks, marks_of_run = worst
         lines += ["", f"Lowest Performance: **{score:g}** on `{page or '/'}` (medians: FCP "
                       f"{metric['first-contentful-paint'] / 1000:.2f} s, LCP {metric['largest-contentful-paint'] / 1000:.2f} s, "
                       f"TBT {metric['total-blocking-time']:.0f} ms, CLS {metric['cumulative-layout-shift']:.3f}, "
@@ -164,9 +165,18 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
                       "time: " + "; ".join(where) + "."]
         if long_tasks:
             lines[-1] += " Its long tasks (4x CPU, simulated): " + "; ".join(long_tasks) + "."
+        if marks_of_run:
+            lines[-1] += " The site's marks (observed, unthrottled): " + "; ".join(marks_of_run) + "."
     if misses:
         lines += ["", "Missed, with the audits that did not pass:", "", *misses]
     return "\n".join(lines)
+
+
+def each_run(results: dict[str, list[dict[str, Any]]]) -> str:
+    """Every run of every page: its Performance, TBT and the site's marks (not for the README)."""
+    return "\n".join(f"{page or '/'} run {number}: Performance {run['scores']['performance']}, "
+                     f"TBT {run['metrics']['total-blocking-time']:.0f} ms; " + ("; ".join(run.get("marks", [])) or "no marks")
+                     for page, runs_of_page in results.items() for number, run in enumerate(runs_of_page, 1))
 
 
 def main(argv: list[str]) -> int:
@@ -193,6 +203,7 @@ def main(argv: list[str]) -> int:
         server.shutdown()
     section = table(results, options.runs, command, (before, os.getloadavg()[0]))
     print(section)
+    print("\nEach run:\n" + each_run(results), file=sys.stderr)
     if options.write_readme:
         write_section(START, END, section, heading='## Lighthouse')
     return 0

@@ -229,6 +229,7 @@ let startIsOver = false;
 function checkStartOver() {
   if (startIsOver || pending.size || (status.state !== "ready" && status.state !== "failed")) return;
   startIsOver = true;
+  performance.mark("rollbook: engine start over");
   for (const callback of afterStart.splice(0)) callback();
 }
 

@@ -21,7 +21,7 @@
 // only (Material listens there, once; nothing of the site's listens for it).
 
 import { afterEngineStart } from "./engine.js";
-import { whenIdle } from "./idle.js";
+import { cancelIdle, whenIdle } from "./idle.js";
 
 const HELD_TYPE = "rollbook/after-engine";
 // (a test may set globalThis.rollbookEngineLimits = {material: ms} before the page's scripts run)
@@ -46,22 +46,28 @@ export function onMaterial(callback) {
 
 let engineStarted = false;
 let quiet = 0; // the timer of the pause being waited for
+let idleRun = 0; // and after it, the idle moment being waited for
 
-/** Run Material once the reader has left the widgets alone for QUIET_MS (counted again at each tap). */
+/** Run Material once the reader has left the widgets alone for QUIET_MS (counted again at each tap,
+ *  also one that comes while the idle moment after the pause is still awaited). */
 function afterAPause() {
   clearTimeout(quiet);
-  quiet = setTimeout(() => whenIdle(run, { timeout: 1000 }), QUIET_MS);
+  cancelIdle(idleRun);
+  quiet = setTimeout(() => { idleRun = whenIdle(() => run("after a pause"), { timeout: 1000 }); }, QUIET_MS);
 }
 
 function reach(event) {
-  if (!event.target?.closest?.(OURS)) run();
+  if (!event.target?.closest?.(OURS)) run("reached for");
   else if (engineStarted) afterAPause();
 }
 
-function run() {
+// `why` names the way it came to run, in a mark a profile or Lighthouse's "User Timing" shows.
+function run(why) {
   if (state !== "held") return;
   state = "loading";
+  performance.mark(`rollbook: Material ${why}`);
   clearTimeout(quiet);
+  cancelIdle(idleRun);
   for (const type of INTENT) removeEventListener(type, reach, { capture: true });
   const script = document.createElement("script");
   script.src = held.src;
@@ -83,7 +89,7 @@ if (held) {
     engineStarted = true;
     afterAPause();
   });
-  const atMost = () => setTimeout(() => { if (!engineStarted) run(); }, AT_MOST_MS);
+  const atMost = () => setTimeout(() => { if (!engineStarted) run("at most"); }, AT_MOST_MS);
   if (document.readyState === "complete") atMost();
   else addEventListener("load", atMost, { once: true });
   for (const type of INTENT) addEventListener(type, reach, { capture: true, passive: true });

@@ -75,6 +75,7 @@ export function registerOffline() {
   const register = () => {
     registering = whenIdle(() => {
       registering = 0;
+      performance.mark("rollbook: offline copy registering");
       workbox.register().catch(() => { /* no sw.js (mkdocs serve): online only */ });
     }, { timeout: 2000 });
   };

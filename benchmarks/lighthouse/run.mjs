@@ -47,7 +47,11 @@ try {
     // the main thread's long tasks (the ones total blocking time counts), by the script they ran
     const longTasks = (lhr.audits["long-tasks"]?.details?.items ?? []).map((item) =>
       `${item.url.replace(/^https?:\/\/[^/]+\//, "/")} at ${Math.round(item.startTime)} ms: ${Math.round(item.duration)} ms`);
-    results[url] = { scores, metrics, failing, diagnostics, bootup, work, longTasks, runtimeError: lhr.runtimeError?.message ?? null };
+    // the site's own marks (performance.mark "rollbook: ..."), as observed, not simulated: which
+    // way Material's bundle came to run on a tool page, and when the engine's start was over
+    const marks = (lhr.audits["user-timings"]?.details?.items ?? []).filter((item) => item.name.startsWith("rollbook: "))
+      .map((item) => `${item.name.slice("rollbook: ".length)} at ${Math.round(item.startTime)} ms`);
+    results[url] = { scores, metrics, failing, diagnostics, bootup, work, longTasks, marks, runtimeError: lhr.runtimeError?.message ?? null };
   }
 } finally {
   if (chrome) await chrome.kill();

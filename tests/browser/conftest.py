@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
@@ -23,6 +24,12 @@ from sitebuild import BuiltSite, build_site, require_success  # noqa: E402
 # (No xdist_group: with pytest 9 xdist 3.8's loadgroup no longer groups at all, and where it works
 # it would put every browser test on one worker, about 11 of the 13 minutes of a clean run.)
 HERE = Path(__file__).resolve().parent
+
+# Playwright's expectations wait 5 s by default. Too little here: a widget out of view first draws
+# once the engine's start is over or 3 s after the page's load (widgets/element.js), and with the
+# other worker's tests on the second core the load itself can take 2 s (a clean-clone CI run
+# failed on tools/checks/' second widget so). How fast the site is, benchmarks/ measures.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
