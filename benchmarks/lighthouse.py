@@ -173,9 +173,11 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
 
 
 def each_run(results: dict[str, list[dict[str, Any]]]) -> str:
-    """Every run of every page: its Performance, TBT and the site's marks (not for the README)."""
+    """Every run of every page: its Performance, TBT, the site's marks and its longest tasks (not
+    for the README)."""
     return "\n".join(f"{page or '/'} run {number}: Performance {run['scores']['performance']}, "
-                     f"TBT {run['metrics']['total-blocking-time']:.0f} ms; " + ("; ".join(run.get("marks", [])) or "no marks")
+                     f"TBT {run['metrics']['total-blocking-time']:.0f} ms; marks: " + ("; ".join(run.get("marks", [])) or "none")
+                     + "; long tasks: " + "; ".join(run.get("longTasks", [])[:4])
                      for page, runs_of_page in results.items() for number, run in enumerate(runs_of_page, 1))
 
 
