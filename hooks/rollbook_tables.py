@@ -82,11 +82,12 @@ def render_table(name: str, page_src: str = "index.md") -> str:
         return "| " + " | ".join(escape_cell(cell) for cell in cells) + " |"
 
     cells = [[escape_cell(cell) for cell in row] for row in display.rows]
-    for at_row, at_column, expression, label in display.rolls:
+    for at_row, at_column, expression, label, at_least in display.rolls:
         # the dice in the cell become a button (inline_rolls.py); the rest of the cell stays text
         if expression not in display.rows[at_row][at_column]:
             raise ValueError(f"table {name!r}: {expression!r} is not in row {at_row + 1}, column {at_column + 1}")
-        button = (f'<rollbook-roll expression="{html.escape(expression)}" label="{html.escape(label)}">'
+        least = "" if at_least is None else f' at-least="{at_least}"'
+        button = (f'<rollbook-roll expression="{html.escape(expression)}" label="{html.escape(label)}"{least}>'
                   f'{escape_cell(expression)}</rollbook-roll>')
         cells[at_row][at_column] = cells[at_row][at_column].replace(escape_cell(expression), button, 1)
 

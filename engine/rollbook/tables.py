@@ -62,9 +62,9 @@ class Display:
     caption: str | None
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
-    # Dice in the cells a reader can roll: (row, column, expression, what it is for), e.g.
-    # (4, 2, "2d10+STR", "Sword damage"); the site makes each one a button.
-    rolls: tuple[tuple[int, int, str, str], ...] = ()
+    # Dice in the cells a reader can roll: (row, column, expression, what it is for, the least total
+    # it counts as or None), e.g. (4, 2, "2d10+STR", "Sword damage", 1); the site makes each one a button.
+    rolls: tuple[tuple[int, int, str, str, int | None], ...] = ()
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -512,16 +512,23 @@ def display(name: str) -> Display:
                    rows=tuple(tuple(row) for row in rows), rolls=_rolls(table))
 
 
-def _rolls(table: Table) -> tuple[tuple[int, int, str, str], ...]:
+def _rolls(table: Table) -> tuple[tuple[int, int, str, str, int | None], ...]:
     """The dice a reader can roll from the table's cells (see ``Display.rolls``)."""
     if table.kind != "weapons":
         return ()
+
+    def least(damage: str) -> int | None:
+        # A low Strength subtracts (ruling opencore-str-damage), and a hit's damage is at least 1
+        # (ruling opencore-damage-minimum); the other weapons' dice never total below 1.
+        return 1 if "STR" in damage else None
+
     rolls = []
     for index, row in enumerate(table.rows):
         weapon_name = row["weapon"]
         if "modes" in row:
-            rolls += [(index, 2, mode["damage"], f"{weapon_name} damage, {mode['mode']}") for mode in row["modes"]]
+            rolls += [(index, 2, mode["damage"], f"{weapon_name} damage, {mode['mode']}", least(mode["damage"]))
+                      for mode in row["modes"]]
         elif row["damage"] != "Per weapon":
-            rolls.append((index, 2, row["damage"], f"{weapon_name} damage"))
+            rolls.append((index, 2, row["damage"], f"{weapon_name} damage", least(row["damage"])))
     return tuple(rolls)
 

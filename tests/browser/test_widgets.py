@@ -246,7 +246,31 @@ def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, b
     expect(sword).to_contain_text("(Buck's STR 80 counts as 3)")  # whose STR, and what it counted
     (entry,) = kept_log(page)
     assert entry["vars"] == {"STR": 3}  # ruling opencore-str-damage: (80 - 50) / 10
-    assert entry["total"] == engine("roll", expression="2d10+STR", vars={"STR": 3}, seed=entry["seed"])["total"]
+    assert entry["expression"] == "max(2d10+STR, 1)"  # ruling opencore-damage-minimum, kept for "Roll again"
+    assert entry["total"] == engine("roll", expression="max(2d10+STR, 1)", vars={"STR": 3}, seed=entry["seed"])["total"]
+
+
+def test_a_weapons_damage_is_at_least_one_however_low_the_strength(phone, base_url: str) -> None:
+    """STR 1 counts as -5: 2d10-5 alone would total -3 to 0 one roll in ten (ruling opencore-damage-minimum)."""
+    page = phone.new_page()
+    page.goto(base_url + "opencore/weapons-and-armor/")
+    scores = {"STR": 1, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
+    character = {"id": "weak", "name": "Wisp", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
+                 "created": "2026-12-04T18:00:00.000Z"}
+    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'weak'}))",
+                  character)
+    page.reload()
+    sword = page.locator("rollbook-roll[label='Sword damage'] output")
+    for count in (1, 2, 3):
+        page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
+        page.wait_for_function("(n) => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log.length === n",
+                               arg=count, timeout=ENGINE_TIMEOUT_MS)
+        entry = kept_log(page)[-1]  # kept oldest first
+        assert (entry["expression"], entry["vars"]) == ("max(2d10+STR, 1)", {"STR": -5})
+        expected = engine("roll", expression="max(2d10+STR, 1)", vars={"STR": -5}, seed=entry["seed"])
+        assert entry["total"] == expected["total"] >= 1
+        expect(sword.locator("strong")).to_have_text(str(expected["total"]))
+        expect(sword).to_contain_text("(Wisp's STR 1 counts as -5)")
 
 
 def test_clear_can_be_undone(phone, base_url: str) -> None:

@@ -25,7 +25,7 @@ def load_lighthouse() -> Any:
         sys.path.remove(str(BENCHMARKS))
 
 
-def run(performance: int, tbt: float, long_tasks: list[str]) -> dict[str, Any]:
+def run(performance: int, tbt: float, long_tasks: list[str], marks: tuple[str, ...] = ()) -> dict[str, Any]:
     return {
         "scores": {"performance": performance, "accessibility": 100, "best-practices": 100, "seo": 100},
         "metrics": {"first-contentful-paint": 1400, "largest-contentful-paint": 1700, "total-blocking-time": tbt,
@@ -34,6 +34,7 @@ def run(performance: int, tbt: float, long_tasks: list[str]) -> dict[str, Any]:
             {"category": "performance", "id": "total-blocking-time", "score": 0.5,
              "title": "Total Blocking Time", "value": f"{tbt:.0f} ms"}],
         "bootup": ["/bundle.js 600 ms"], "work": ["Style & Layout 800 ms"], "longTasks": long_tasks,
+        "marks": list(marks),
     }
 
 
@@ -50,3 +51,16 @@ def test_a_miss_names_each_audit_once_with_every_runs_value_and_the_long_tasks()
     # the slowest run's long tasks (by total blocking time), not another run's
     assert "Its long tasks (4x CPU, simulated): /tools/combat/ at 864 ms: 121 ms; /widgets/element.js at 900 ms: 60 ms." in report
     assert "/bundle.js at 1982 ms" not in report
+
+
+@pytest.mark.cpython_only
+def test_the_site_marks_say_which_way_material_came_in_the_report_and_in_each_run() -> None:
+    bench = load_lighthouse()
+    results = {"tools/roller/": [run(90, 420, ["/bundle.js at 2216 ms: 467 ms"], ("Material at most at 3447 ms",)),
+                                 run(99, 40, [], ("engine start over at 1161 ms",)), run(99, 30, [])]}
+    report = bench.table(results, 3, "benchmarks/lighthouse.py --runs 3", (0.1, 1.0))
+    assert "The site's marks (observed, unthrottled): Material at most at 3447 ms." in report
+    each = bench.each_run(results).splitlines()
+    assert each[0] == ("tools/roller/ run 1: Performance 90, TBT 420 ms; marks: Material at most at 3447 ms; "
+                       "long tasks: /bundle.js at 2216 ms: 467 ms")
+    assert each[2].startswith("tools/roller/ run 3: Performance 99, TBT 30 ms; marks: none")

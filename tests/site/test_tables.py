@@ -54,3 +54,14 @@ def test_rendered_tables_equal_the_data_cell_for_cell(site: BuiltSite) -> None:
             if display.caption and " ".join(display.caption.split()) not in text(box):
                 mismatches.append(f"{name} on {page}: caption {display.caption!r} is missing")
     assert mismatches == [], "\n".join(mismatches)
+
+
+def test_a_weapons_damage_a_low_strength_could_bring_below_one_rolls_at_least_one(site: BuiltSite) -> None:
+    """Ruling opencore-damage-minimum in the rules text: the +STR damage buttons say so, the rest do not."""
+    (page, box), *_ = rendered_tables(site)["opencore.weapons"]
+    buttons = {roll["label"]: (roll["expression"], roll.get("at-least")) for roll in box.select("rollbook-roll")}
+    assert buttons["Sword damage"] == ("2d10+STR", "1")
+    assert buttons["Hand to Hand damage"] == ("1d6+STR", "1")
+    plain = {label: least for label, (expression, least) in buttons.items() if "STR" not in expression}
+    assert plain and set(plain.values()) == {None}
+    assert "Ruling: A successful hit deals at least 1 damage" in (site.directory / page).read_text(encoding="utf-8")

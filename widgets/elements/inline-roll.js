@@ -6,7 +6,9 @@
 // A name in the expression (STR, DEX, …) takes its value from the active character by the
 // Rulings page's reading, asked of the engine ("opencore roll-values"); with no active character,
 // the roll says which character page to visit. A roll that used one says whose scores it took
-// ("Brakka's STR 76 counts as 2").
+// ("Brakka's STR 76 counts as 2"). A weapon's damage that a low STR could bring below 1 carries the
+// least it counts as (at-least="1", ruling opencore-damage-minimum): the engine rolls
+// max(2d10+STR, 1), and the log keeps that, so "Roll again" keeps the minimum too.
 
 import { ask } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
@@ -32,6 +34,8 @@ class InlineRoll extends RollbookElement {
   connected() {
     this.expression = this.getAttribute("expression") ?? this.fallback;
     this.label = this.getAttribute("label") || this.expression;
+    const atLeast = this.getAttribute("at-least");
+    this.rolled = atLeast ? `max(${this.expression}, ${atLeast})` : this.expression; // what the engine rolls
     this.result = null;
     this.whose = null; // the scores the roll took, in words, or null
     this.problem = null;
@@ -60,7 +64,7 @@ class InlineRoll extends RollbookElement {
     this.update();
     try {
       const { vars, whose } = await this.#values();
-      const { answer } = await rollIntoLog({ expression: this.expression, vars, label: this.label });
+      const { answer } = await rollIntoLog({ expression: this.rolled, vars, label: this.label });
       if (answer.ok) [this.result, this.whose] = [answer.result, whose];
       else this.problem = answer.error.message;
     } catch (error) {
