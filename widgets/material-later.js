@@ -8,8 +8,9 @@
 // - else, if the engine is still starting AT_MOST_MS after the page's load (a first visit over a
 //   slow link), then. Not sooner: a first visit's start is itself planned for after the load (the
 //   page settles for a second, then the runtime restores), and with 3 s Material's bundle came
-//   while that start was still under way, inside Lighthouse's window on every first visit to
-//   tools/roller/ (its "User Timing" showed "Material at most" at 3.2-3.4 s; 8 s: none, 99-100).
+//   while that start was still under way, inside Lighthouse's window on 11 of 12 first visits to
+//   tools/roller/ (its "User Timing" showed "Material at most" at 3.2-3.4 s; at 8 s it never came
+//   inside the window, and single runs read 97-100).
 //
 // Why: a returning player's first roll on tools/roller/ waits for the engine, and on a phone's few
 // slow cores the engine's start shares the CPU with the page's. Material's bundle is the page's
