@@ -228,6 +228,17 @@ def test_inline_rolls_go_to_the_one_log_across_instant_navigation_with_one_worke
     expect(log_entries(page).first).to_contain_text("Rifle damage")  # newest first
 
 
+def keep_active_character(page: Page, name: str, strength: int) -> None:
+    """A kept character, the active one, with this STR (the rest of the scores as in any sheet), and
+    the page reloaded so its dice take it."""
+    scores = {"STR": strength, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
+    character = {"id": name.lower(), "name": name, "scores": scores, "hp_roll": 60, "locked": [], "options": {},
+                 "created": "2026-11-30T18:00:00.000Z"}
+    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: c.id}))",
+                  character)
+    page.reload()
+
+
 def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "opencore/weapons-and-armor/")
@@ -235,12 +246,7 @@ def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, b
     sword = page.locator("rollbook-roll[label='Sword damage'] output")
     expect(sword).to_contain_text("needs an active character", timeout=ENGINE_TIMEOUT_MS)
 
-    scores = {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
-    character = {"id": "buck", "name": "Buck", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
-                 "created": "2026-11-30T18:00:00.000Z"}
-    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))",
-                  character)
-    page.reload()
+    keep_active_character(page, "Buck", strength=80)
     page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
     expect(sword).to_contain_text(re.compile(r"^\d+"), timeout=ENGINE_TIMEOUT_MS)
     expect(sword).to_contain_text("(Buck's STR 80 counts as 3)")  # whose STR, and what it counted
@@ -254,12 +260,7 @@ def test_a_weapons_damage_is_at_least_one_however_low_the_strength(phone, base_u
     """STR 1 counts as -5: 2d10-5 alone would total -3 to 0 one roll in ten (ruling opencore-damage-minimum)."""
     page = phone.new_page()
     page.goto(base_url + "opencore/weapons-and-armor/")
-    scores = {"STR": 1, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
-    character = {"id": "weak", "name": "Wisp", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
-                 "created": "2026-12-04T18:00:00.000Z"}
-    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'weak'}))",
-                  character)
-    page.reload()
+    keep_active_character(page, "Wisp", strength=1)
     sword = page.locator("rollbook-roll[label='Sword damage'] output")
     for count in (1, 2, 3):
         page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
