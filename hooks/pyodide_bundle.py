@@ -80,10 +80,6 @@ META = '<meta name="rollbook-engine" content="{folder}">'
 # 75-110 ms without, 210-266 ms with, medians of 3) and costs a reader who taps nothing about
 # 10 MB. Nor the table-mode toggle in every header, the kept-data panel or the log.
 EARLY_START = '<script async src="{root}widgets/start.js"></script>'
-# On those pages Material's bundle waits for the engine's start (widgets/material-later.js runs it
-# then): with the browser on one core it took about 100 ms from a returning player's first roll.
-MATERIAL_BUNDLE = re.compile(r'<script src="(?P<src>[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js)"></script>')
-MATERIAL_HELD = '<script type="rollbook/after-engine" src="{src}"></script>'
 HEAD_OPENING = re.compile(r"<head(\s[^>]*)?>\s*(<meta charset=[^>]*>)?", re.IGNORECASE)
 WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|offline-copy|log|roll)[\s>])[a-z-]+[\s>]")
 
@@ -155,18 +151,13 @@ def site_folder(folder: Path) -> str:
 def add_engine_meta(html: str, folder: str, root: str) -> str:
     """The page naming its engine folder first thing in its head and, if it is a tool page (a
     widget that asks the engine, not only dice in the text), starting it from there
-    (widgets/start.js, fetched before the stylesheets; ``root`` is the site's root from the page)
-    and holding Material's bundle until that start is over."""
+    (widgets/start.js, fetched before the stylesheets; ``root`` is the site's root from the page)."""
     opening = HEAD_OPENING.search(html)
     if opening is None:
         raise BundleError("a page without <head>: cannot name its engine")
     head = META.format(folder=folder)
     if WIDGET_TAG.search(html):
         head += EARLY_START.format(root=root)
-        html, held = MATERIAL_BUNDLE.subn(lambda found: MATERIAL_HELD.format(src=found["src"]), html)
-        if held != 1:
-            raise BundleError(f"a tool page with {held} scripts of Material's bundle, not 1: "
-                              "has Material changed how its base.html loads it?")
     return html[:opening.end()] + head + html[opening.end():]
 
 

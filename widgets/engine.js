@@ -222,8 +222,8 @@ function received({ id, response, status: started, message, via, why, gate, took
 }
 
 // What waits for the engine's first start to be over: ready (or failed) and every request asked
-// meanwhile answered. A tool page holds Material's bundle until then (widgets/material-later.js),
-// so the first roll does not share the CPU with it.
+// meanwhile answered. Material's bundle waits for it (widgets/material-later.js), so the first roll
+// does not share the CPU with it.
 const afterStart = [];
 let startIsOver = false;
 function checkStartOver() {

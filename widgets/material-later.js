@@ -1,25 +1,28 @@
-// On a tool page, Material's bundle runs after the dice engine's start, not before it. The build
-// (hooks/pyodide_bundle.py) writes the bundle's <script> on tool pages with a type no browser
-// runs, HELD_TYPE; this module runs it
+// On every page, Material's bundle runs when the reader first needs it, not as the page loads. The
+// build (hooks/material_later.py) writes the bundle's <script> with a type no browser runs,
+// HELD_TYPE; this module runs it
 // - once the reader reaches for Material's own parts (the header, the navigation, search: any
-//   tap, key or focus outside a widget or a notice of the site's), at once;
-// - else once the engine's first start is over (ready, and what was asked meanwhile answered and
-//   drawn) and the reader has left the widgets alone for QUIET_MS, in an idle moment;
-// - else, if the engine is still starting AT_MOST_MS after the page's load (a first visit over a
-//   slow link), then. Not sooner: a first visit's start is itself planned for after the load (the
-//   page settles for a second, then the runtime restores), and with 3 s Material's bundle came
-//   while that start was still under way, inside Lighthouse's window on 11 of 12 first visits to
-//   tools/roller/ (its "User Timing" showed "Material at most" at 3.2-3.4 s; at 8 s it never came
-//   inside the window, and single runs read 97-100).
+//   touch, key or focus outside a widget or a notice of the site's; on a phone, the first touch
+//   that scrolls the text), at once;
+// - else, on a page whose engine starts (a tool page, or a die tapped in the text), once that
+//   first start is over (ready, and what was asked meanwhile answered and drawn) and the reader
+//   has left the widgets alone for QUIET_MS, in an idle moment;
+// - else AT_MOST_MS after the page's load (a reader who touches nothing, or an engine still
+//   starting over a slow link). Not sooner: a first visit's engine start is itself planned for
+//   after the load (the page settles for a second, then the runtime restores), and with 3 s
+//   Material's bundle came while that start was still under way, inside Lighthouse's window on 11
+//   of 12 first visits to tools/roller/ (its "User Timing" showed "Material at most" at 3.2-3.4 s;
+//   at 8 s it never came inside the window, and single runs read 97-100).
 //
-// Why: a returning player's first roll on tools/roller/ waits for the engine, and on a phone's few
-// slow cores the engine's start shares the CPU with the page's. Material's bundle is the page's
-// largest script before the first roll (with the browser on one core here, that roll came about
-// 0.1 s sooner without it: benchmarks/README.md), and nothing on a tool page needs it for that
-// roll: the widgets are the page's own, the drawer and the palette's first colours work without
-// it, and a link tapped before it runs is an ordinary navigation. Nor right after that answer:
-// the reader who waited for the engine taps then, and on a phone the bundle is a long task
-// (200-300 ms at 4x CPU), so it waits for a pause in the reader's taps.
+// Why: on a phone the bundle's start is a long task (150-300 ms at 4x CPU: evaluation, then its
+// work on DOMContentLoaded), the longest of a rules page's load and nearly all of its blocking time
+// (Lighthouse TBT 94-220 ms with it, 0-4 ms without: benchmarks/README.md), and nothing a reader or
+// a player does first needs it: the text, the drawer, the palette's first colours, the dice and the
+// widgets are the site's own, and a link tapped before it runs is an ordinary navigation. On a tool
+// page a returning player's first roll waits for the engine, whose start shares the phone's few
+// slow cores with the page's (with the browser on one core here, that roll came about 0.1 s sooner
+// without Material's bundle); and right after that answer the player taps on, so it waits for a
+// pause in the taps.
 //
 // Material starts on DOMContentLoaded, long past by then: the event is sent again, to the document
 // only (Material listens there, once; nothing of the site's listens for it).
@@ -27,7 +30,7 @@
 import { afterEngineStart } from "./engine.js";
 import { cancelIdle, whenIdle } from "./idle.js";
 
-const HELD_TYPE = "rollbook/after-engine";
+const HELD_TYPE = "rollbook/material-later"; // hooks/material_later.py writes it
 // (a test may set globalThis.rollbookEngineLimits = {material: ms} before the page's scripts run)
 const AT_MOST_MS = globalThis.rollbookEngineLimits?.material ?? 8000;
 const QUIET_MS = 2000;

@@ -58,7 +58,7 @@ function loadShown() {
 loadShown();
 // Material's instant navigation announces each new page on document$ (its documented hook for a
 // site's own scripts); the first announcement is this page, already scanned, which costs nothing.
-// On a tool page Material runs after the engine's start (material-later.js), so document$ comes later.
+// Material runs when the reader first needs it (material-later.js), so document$ comes later.
 onMaterial(() => globalThis.document$?.subscribe(loadShown));
 
 registerAbbreviations();

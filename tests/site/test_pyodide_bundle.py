@@ -8,7 +8,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -222,20 +221,12 @@ def test_only_tool_pages_start_the_engine_from_their_head(site: BuiltSite) -> No
             assert head.index("widgets/start.js") < head.index('rel="stylesheet"'), page
             assert head.index('name="rollbook-engine"') < head.index("widgets/start.js"), page
             assert f'{start}{"../" * page.count("/")}widgets/start.js"></script>' in head, page
-        # and there Material's bundle waits for the engine's start (widgets/material-later.js runs it)
-        bundle = re.findall(r'<script (?:type="([^"]*)" )?src="[./]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js">', html)
-        assert bundle == (["rollbook/after-engine"] if starts else [""]), (page, bundle)
 
 
 def test_the_engine_meta_goes_after_the_charset(tmp_path: Path) -> None:
-    bundle = '<script src="../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
-    html = f'<html><head>\n  <meta charset="utf-8"><title>t</title></head><body><rollbook-roller></rollbook-roller>{bundle}</body></html>'
+    html = '<html><head>\n  <meta charset="utf-8"><title>t</title></head><body><rollbook-roller></rollbook-roller></body></html>'
     out = hook.add_engine_meta(html, "pyodide/0123456789abcdef/", "../")
     assert out.startswith('<html><head>\n  <meta charset="utf-8"><meta name="rollbook-engine" content="pyodide/0123456789abcdef/">'
                           '<script async src="../widgets/start.js"></script><title>')
-    assert out.endswith('<script type="rollbook/after-engine" src="../assets/javascripts/bundle.a5f9d56c.min.js"></script></body></html>')
     with pytest.raises(hook.BundleError, match="without <head>"):
         hook.add_engine_meta("<html><body></body></html>", "pyodide/0123456789abcdef/", "")
-    # a tool page whose Material bundle is not where the hook looks: the build says so, not a page that waits for nothing
-    with pytest.raises(hook.BundleError, match="0 scripts of Material's bundle"):
-        hook.add_engine_meta(html.replace(bundle, ""), "pyodide/0123456789abcdef/", "../")
