@@ -105,6 +105,14 @@ export class RollbookElement extends HTMLElement {
   /** Whether it starts the engine only when the reader reaches for it (a die in the rules text:
    *  a reader who taps nothing downloads no engine), unless the engine is on the device already. */
   static startsOnIntent = false;
+  /** Whether the first drawing comes in two steps: `view()` sees `this.whole` false in the first and
+   *  leaves out what is below the first screen; the whole comes in a task after that frame's paint.
+   *  For a widget whose first drawing is long (the character generator's: 132 elements, one frame
+   *  of 50-130 ms of script, style and layout at full CPU in a fresh browser, four times that on a
+   *  phone), so the reader's view is drawn, and a tap answered, between the two. The room kept for
+   *  the widget is the whole's, so nothing moves when the rest comes. */
+  static drawsInTwo = false;
+  whole = true;
 
   #stops = [];
   #queued = false;
@@ -150,6 +158,13 @@ export class RollbookElement extends HTMLElement {
     this.#drawn = true;
     this.replaceChildren(); // lit-html appends, never clears
     this.classList.add("rollbook-widget");
+    if (this.constructor.drawsInTwo) {
+      this.whole = false;
+      requestAnimationFrame(() => setTimeout(() => {
+        this.whole = true;
+        if (this.isConnected) this.renderNow();
+      }));
+    }
     this.renderNow();
   }
 

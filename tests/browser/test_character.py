@@ -107,6 +107,28 @@ def assert_sheet_is(page: Page, expected: dict[str, Any]) -> None:
 # --- making a character -------------------------------------------------------------------
 
 
+# The score rows each time the widget's content changes, from the moment its first drawing starts.
+ROWS_AS_DRAWN = """
+globalThis.rowsAsDrawn = [];
+new MutationObserver(() => {
+  const widget = document.querySelector("rollbook-character.rollbook-widget");
+  const rows = widget?.querySelectorAll(".rollbook-score").length;
+  if (widget && rows !== rowsAsDrawn.at(-1)) rowsAsDrawn.push(rows);
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] });
+"""
+
+
+def test_the_first_drawing_shows_the_first_screen_then_the_whole(phone, base_url: str) -> None:
+    """The generator's first drawing is long on a phone: the first screen's rows come first, the
+    other rows, the rulings fold and the kept list a frame later (RollbookElement.drawsInTwo), in
+    the room kept for them, so nothing under them moves."""
+    page = phone.new_page()
+    page.add_init_script(ROWS_AS_DRAWN)
+    open_generator(page, base_url)
+    expect(page.get_by_role("heading", name="Kept characters")).to_be_attached()
+    assert page.evaluate("rowsAsDrawn") == [4, 10]
+
+
 def test_a_rolled_character_is_exactly_the_engines_for_its_seed(phone, base_url: str) -> None:
     page = phone.new_page()
     open_generator(page, base_url)

@@ -91,7 +91,13 @@ function label(field) {
   return field === HP ? "HP roll" : ABILITY_NAMES[field];
 }
 
+// What of the form a phone's first screen shows (the rest of the first drawing comes after that
+// frame's paint: RollbookElement.drawsInTwo).
+const FIRST_ROWS = 4;
+
 class CharacterGenerator extends RollbookElement {
+  static drawsInTwo = true;
+
   connected() {
     this.answer = null; // the engine's answer for the draft as it is now (null while fields are empty)
     this.problem = null; // {field, message}: what the last change got wrong
@@ -312,10 +318,10 @@ class CharacterGenerator extends RollbookElement {
       </div>
       ${this.#keepForm(keptHere)}
       ${this.#scoresForm()}
-      ${this.#readingsFold()}
-      ${this.answer ? sheetDetails(this.answer.result) : nothing}
-      ${this.#shareView()}
-      ${this.#keptList()}
+      ${this.whole ? this.#readingsFold() : nothing}
+      ${this.whole && this.answer ? sheetDetails(this.answer.result) : nothing}
+      ${this.whole ? this.#shareView() : nothing}
+      ${this.whole ? this.#keptList() : nothing}
     `;
   }
 
@@ -343,8 +349,8 @@ class CharacterGenerator extends RollbookElement {
     return html`<form class="rollbook-character__scores" @submit=${(e) => { e.preventDefault(); this.#askWith(() => this.#given(), { tapped: true }); }}>
       <fieldset>
         <legend>Scores (1d100 each; type your own dice or tap Reroll)</legend>
-        ${CODES.map(row)}
-        ${row(HP)}
+        ${(this.whole ? CODES : CODES.slice(0, FIRST_ROWS)).map(row)}
+        ${this.whole ? row(HP) : nothing}
       </fieldset>
       ${this.problem && !CODES.includes(problemField) && problemField !== HP ? this.#problemView(null) : nothing}
       <button type="submit" class="md-button">Work out the sheet</button>
