@@ -29,6 +29,7 @@
 
 import { afterEngineStart } from "./engine.js";
 import { cancelIdle, whenIdle } from "./idle.js";
+import { typingInto } from "./shortcuts.js";
 
 const HELD_TYPE = "rollbook/material-later"; // hooks/material_later.py writes it
 // (a test may set globalThis.rollbookEngineLimits = {material: ms} before the page's scripts run)
@@ -40,6 +41,10 @@ const INTENT = ["pointerdown", "keydown", "focusin"];
 // new service worker stayed waiting for a minute and more (tests/browser/test_offline.py, the
 // mid-fight update: 8 runs of 26 failed so; Material's start had just sent the old one its fetches).
 const OURS = ".rollbook-widget, .rollbook-notice";
+// Material's own keys (search; previous and next page): the press that ran Material is pressed
+// again for it once it listens, so "/" opens the search at the first press, as on any page.
+const MATERIAL_KEYS = new Set(["/", "s", "f", "p", ",", "n", "."]);
+let pressedAgain = null;
 
 const held = globalThis.document?.querySelector(`script[type="${HELD_TYPE}"]`) ?? null;
 let state = held ? "held" : "ran"; // "held", "loading", "ran" (or "failed": offline, not cached)
@@ -64,8 +69,14 @@ function afterAPause() {
 }
 
 function reach(event) {
-  if (!event.target?.closest?.(OURS)) run("reached for");
-  else if (engineStarted) afterAPause();
+  if (event.target?.closest?.(OURS)) {
+    if (engineStarted) afterAPause();
+    return;
+  }
+  const shortcut = event.type === "keydown" && MATERIAL_KEYS.has(event.key) && !typingInto(event.target)
+    && !event.ctrlKey && !event.metaKey && !event.altKey;
+  if (shortcut) pressedAgain = event.key;
+  run("reached for");
 }
 
 // `why` names the way it came to run, in a mark a profile or Lighthouse's "User Timing" shows.
@@ -84,6 +95,7 @@ function run(why) {
   script.addEventListener("load", () => setTimeout(() => {
     state = "ran";
     document.dispatchEvent(new Event("DOMContentLoaded"));
+    if (pressedAgain) dispatchEvent(new KeyboardEvent("keydown", { key: pressedAgain, bubbles: true }));
     for (const callback of waiting.splice(0)) callback();
   }));
   // Offline, with the bundle in no cache: the page goes on without Material's extras, as it did.

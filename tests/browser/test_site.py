@@ -412,6 +412,20 @@ def test_the_search_icon_tapped_first_on_a_rules_page_opens_a_search_that_finds(
         "href", re.compile("damage-and-criticals"), timeout=15_000)
 
 
+def test_materials_search_key_pressed_first_opens_the_search(context, base_url: str) -> None:
+    """The reader's first key is Material's "/": it runs Material's bundle, and is pressed again for
+    it once it listens, so the search opens at the first press."""
+    page = context.new_page()
+    page.goto(base_url + "cyno/combat/", wait_until="load")
+    assert not page.evaluate(MATERIAL_RAN)
+    page.keyboard.press("/")
+    query = page.locator("input.md-search__input")
+    expect(query).to_be_focused()
+    query.press_sequentially("Shrapnel")
+    expect(page.locator(".md-search-result__item a").first).to_have_attribute(
+        "href", re.compile("damage-and-criticals"), timeout=15_000)
+
+
 def test_material_runs_a_few_seconds_after_the_load_when_the_engine_is_slow(context, base_url: str) -> None:
     """An engine that takes its time (a first visit over a slow link) does not keep Material away."""
     held = engine_held(context)
