@@ -1,7 +1,7 @@
 """Lighthouse quality scores of the built site: the home page, a rules page with inline rolls and
 every tool page (or, with ``--all``, every page of the site), against the targets of issues 9 and 21.
 
-    make build && .venv/bin/python benchmarks/lighthouse.py [--runs N] [--all] [--reuse] [--write-readme]
+    make build && .venv/bin/python benchmarks/lighthouse.py [--runs N] [--all] [--reuse] [--tasks] [--write-readme]
 
 Lighthouse 12.2.3 (benchmarks/lighthouse/, its own package so `make serve` and `make test` do not
 install it) in the system Chromium, mobile preset: a phone screen, simulated slow 4G and a 4x
@@ -10,8 +10,10 @@ slower CPU. The site is served the way a static host serves it: text files gzip-
 its own with a fresh profile (``--reuse`` runs them all in one browser, whose compiled code and
 caches a first visitor does not have: it scored higher). Each page's scores are the median of N
 runs; the audits that did not pass are listed so a lost point names its cause, and ``--all`` ends
-with the lowest Performance and that page's metrics. ``--write-readme`` replaces the "Lighthouse"
-section of benchmarks/README.md.
+with the lowest Performance and that page's metrics. Every run is printed to stderr; ``--tasks``
+adds its observed main-thread tasks and what was in them (script, style, layout), which names the
+work behind a simulated long task. ``--write-readme`` replaces the "Lighthouse" section of
+benchmarks/README.md.
 """
 
 from __future__ import annotations
@@ -172,13 +174,18 @@ def table(results: dict[str, list[dict[str, Any]]], runs: int, command: str, loa
     return "\n".join(lines)
 
 
-def each_run(results: dict[str, list[dict[str, Any]]]) -> str:
+def each_run(results: dict[str, list[dict[str, Any]]], tasks: bool = False) -> str:
     """Every run of every page: its Performance, TBT, the site's marks and its longest tasks (not
-    for the README)."""
-    return "\n".join(f"{page or '/'} run {number}: Performance {run['scores']['performance']}, "
-                     f"TBT {run['metrics']['total-blocking-time']:.0f} ms; marks: " + ("; ".join(run.get("marks", [])) or "none")
-                     + "; long tasks: " + "; ".join(run.get("longTasks", [])[:4])
-                     for page, runs_of_page in results.items() for number, run in enumerate(runs_of_page, 1))
+    for the README); with ``tasks``, under each run its observed tasks and what was in them."""
+    lines = []
+    for page, runs_of_page in results.items():
+        for number, run in enumerate(runs_of_page, 1):
+            lines.append(f"{page or '/'} run {number}: Performance {run['scores']['performance']}, "
+                         f"TBT {run['metrics']['total-blocking-time']:.0f} ms; marks: " + ("; ".join(run.get("marks", [])) or "none")
+                         + "; long tasks: " + "; ".join(run.get("longTasks", [])[:4]))
+            if tasks:
+                lines += [f"    {task}" for task in run.get("observedTasks", [])]
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:
@@ -187,6 +194,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--page", action="append", help="only this page (site path, e.g. tools/roller/)")
     parser.add_argument("--all", action="store_true", help="every page of the site, not the sample")
     parser.add_argument("--reuse", action="store_true", help="one browser for every run (not a first visitor)")
+    parser.add_argument("--tasks", action="store_true",
+                        help="under each run, its observed main-thread tasks of 30 ms or more and what they held")
     parser.add_argument("--write-readme", action="store_true")
     options = parser.parse_args(argv)
     if not present("lighthouse.py"):
@@ -205,7 +214,7 @@ def main(argv: list[str]) -> int:
         server.shutdown()
     section = table(results, options.runs, command, (before, os.getloadavg()[0]))
     print(section)
-    print("\nEach run:\n" + each_run(results), file=sys.stderr)
+    print("\nEach run:\n" + each_run(results, options.tasks), file=sys.stderr)
     if options.write_readme:
         write_section(START, END, section, heading='## Lighthouse')
     return 0

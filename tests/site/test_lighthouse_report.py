@@ -64,3 +64,8 @@ def test_the_site_marks_say_which_way_material_came_in_the_report_and_in_each_ru
     assert each[0] == ("tools/roller/ run 1: Performance 90, TBT 420 ms; marks: Material at most at 3447 ms; "
                        "long tasks: /bundle.js at 2216 ms: 467 ms")
     assert each[2].startswith("tools/roller/ run 3: Performance 99, TBT 30 ms; marks: none")
+    # with --tasks, each run's observed tasks under its line
+    results["tools/roller/"][0]["observedTasks"] = ["430 ms: 62 ms (TimerFire 61, FunctionCall rollbook.js 61)"]
+    each = bench.each_run(results, tasks=True).splitlines()
+    assert each[1] == "    430 ms: 62 ms (TimerFire 61, FunctionCall rollbook.js 61)"
+    assert each[2].startswith("tools/roller/ run 2:") and len(each) == 4
