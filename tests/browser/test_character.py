@@ -121,12 +121,18 @@ new MutationObserver(() => {
 def test_the_first_drawing_shows_the_first_screen_then_the_whole(phone, base_url: str) -> None:
     """The generator's first drawing is long on a phone: the first screen's rows come first, the
     other rows, the rulings fold and the kept list a frame later (RollbookElement.drawsInTwo), in
-    the room kept for them, so nothing under them moves."""
+    the room kept for them, so nothing under them moves; the fold's fields once it is opened."""
     page = phone.new_page()
     page.add_init_script(ROWS_AS_DRAWN)
     open_generator(page, base_url)
     expect(page.get_by_role("heading", name="Kept characters")).to_be_attached()
     assert page.evaluate("rowsAsDrawn") == [4, 10]
+    # the rulings' fields under More options are drawn when it is first opened
+    selects = page.locator("rollbook-character select")
+    expect(selects).to_have_count(0)
+    page.locator("details.rollbook-character__readings > summary").click()
+    expect(selects).to_have_count(3)
+    expect(selects.first).to_be_visible()
 
 
 def test_a_rolled_character_is_exactly_the_engines_for_its_seed(phone, base_url: str) -> None:

@@ -107,6 +107,7 @@ class CharacterGenerator extends RollbookElement {
     this.asked = 0; // answers to older questions are dropped: the newest edit wins
     this.titles = new Map(); // ruling id -> its title: a ruling is shown by its title
     this.moreOpen = false; // whether More options is open
+    this.moreDrawn = false; // whether its fields have been drawn (once it is first opened)
     this.listen(kept.watch(() => this.update()));
     ask({ command: "rulings", args: {} }).then((answer) => {
       if (answer.ok) this.titles = new Map(answer.result.rulings.map((r) => [r.id, r.title]));
@@ -358,18 +359,25 @@ class CharacterGenerator extends RollbookElement {
   }
 
   /** More options: how the table reads the rulings the saves and Perception follow, each by its
-   *  words, with its ruling's title linking to the Rulings page. */
+   *  words, with its ruling's title linking to the Rulings page. Its fields are drawn when it is
+   *  first opened: closed, its three selects with their labels and ruling links cost the
+   *  generator's drawing about as much as six score rows did, for a fold most players never open. */
   #readingsFold() {
     const chosen = Object.keys(switched(this.draft.readings)).length;
+    this.moreDrawn ||= this.moreOpen;
     return html`<details class="rollbook-fold rollbook-character__readings" ?open=${this.moreOpen}
-      @toggle=${(e) => { this.moreOpen = e.target.open; }}>
+      @toggle=${(e) => { this.moreOpen = e.target.open; if (this.moreOpen && !this.moreDrawn) this.renderNow(); }}>
       <summary>More options <span class="rollbook-fold__hint">${RULINGS_SECTION}${chosen ? ` (${chosen} read the other way)` : ""}</span></summary>
-      <fieldset class="rollbook-fold__group"><legend>${RULINGS_SECTION}</legend>
+      ${this.moreDrawn ? this.#readingsFields() : nothing}
+    </details>`;
+  }
+
+  #readingsFields() {
+    return html`<fieldset class="rollbook-fold__group"><legend>${RULINGS_SECTION}</legend>
         <div class="rollbook-fields">${READINGS.map((r) => select(`rollbook-character-${r.name.replaceAll("_", "-")}`, r.label,
           this.draft.readings[r.name], CHARACTER_RULINGS[r.name].map((value, i) => [value, r.words[i]]),
           (value) => this.#read(r.name, value), { ruling: r.ruling, titles: this.titles, wide: true }))}</div>
-      </fieldset>
-    </details>`;
+      </fieldset>`;
   }
 
   /** The problem, in its field's row (after the field's label) or, naming none, above the button. */
