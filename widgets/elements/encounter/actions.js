@@ -20,20 +20,22 @@ export async function attack(t, attacker, target) {
   const a = fight.combatants.find((c) => c.id === attacker);
   const b = fight.combatants.find((c) => c.id === target);
   const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target };
-  const done = await t.run(cyno ? "encounter strike" : "encounter attack", args,
-    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}` });
-  if (!done) return;
-  // Into the roll log: what was rolled, the HP (DP) it cost the target (or, when none, why), the engine's words.
-  const lost = done.result.events.filter((e) => e.who === target).reduce((sum, e) => sum - (e.hp ?? e.dp ?? 0), 0);
-  const detail = done.result.events.find((e) => e.detail)?.detail;
-  keepResult({
-    label: `${t.step.title} (round ${fight.round})`,
-    total: lost,
-    total_text: lost ? null : noLoss(detail),
-    text: done.result.text.slice(0, 2000),
-    seed: done.seed,
-    link: PAGE,
-  });
+  // Into the roll log, with the step itself: what was rolled, the HP (DP) it cost the target (or,
+  // when none, why), the engine's words.
+  const logged = (result, seed, step) => {
+    const lost = result.events.filter((e) => e.who === target).reduce((sum, e) => sum - (e.hp ?? e.dp ?? 0), 0);
+    const detail = result.events.find((e) => e.detail)?.detail;
+    keepResult({
+      label: `${step.title} (round ${fight.round})`,
+      total: lost,
+      total_text: lost ? null : noLoss(detail),
+      text: result.text.slice(0, 2000),
+      seed,
+      link: PAGE,
+    });
+  };
+  await t.run(cyno ? "encounter strike" : "encounter attack", args,
+    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}`, alsoKeep: logged });
 }
 
 /** Why an attack or strike cost the target nothing, in words from its detail (never a bare 0). */

@@ -132,7 +132,7 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  async #step(command, args, { rolls = false, title = null, form = null, blame = null }) {
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (this.busy || !fight) return null;
@@ -167,6 +167,9 @@ class EncounterTracker extends RollbookElement {
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
     const heading = typeof title === "function" ? title(result) : title;
     this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events };
+    // `alsoKeep`: what the step adds to the roll log, kept with the step, before the lock is let go
+    // (an await): a reload in between kept the fight's step and lost its roll (a loaded CI run)
+    alsoKeep?.(result, seed, this.step);
     this.said = `${this.step.title}. ${this.#turnWords(result.encounter)}`;
     this.update();
     return { result, seed };
