@@ -32,18 +32,17 @@ def held(html: str) -> str:
     return html
 
 
-def on_post_page(output: str, page: Any, **_: Any) -> str:
+def _held_or_say(html: str, where: str) -> str:
     try:
-        return held(output)
+        return held(html)
     except ValueError as error:
-        raise PluginError(f"material_later: {page.file.src_uri}: {error}") from error
+        raise PluginError(f"material_later: {where}: {error}") from error
+
+
+def on_post_page(output: str, page: Any, **_: Any) -> str:
+    return _held_or_say(output, page.file.src_uri)
 
 
 def on_post_template(output_content: str, template_name: str, **_: Any) -> str:
     # 404.html, rendered from the theme, is a page like the others (sitemap.xml is not one).
-    if template_name != "404.html":
-        return output_content
-    try:
-        return held(output_content)
-    except ValueError as error:
-        raise PluginError(f"material_later: {template_name}: {error}") from error
+    return _held_or_say(output_content, template_name) if template_name == "404.html" else output_content

@@ -98,6 +98,12 @@ function scheduleDrawing() {
 
 const INTENT = ["pointerenter", "pointerdown", "focusin"];
 
+/** Call `callback` in a task after the next frame's paint (a task queued from
+ *  requestAnimationFrame runs after that frame is painted). */
+function afterPaint(callback) {
+  requestAnimationFrame(() => setTimeout(callback));
+}
+
 export class RollbookElement extends HTMLElement {
   /** Whether the widget asks the engine as soon as it is used (so it starts the engine when it
    *  is shown); false for the kept-data panel and the roll log. */
@@ -160,10 +166,10 @@ export class RollbookElement extends HTMLElement {
     this.classList.add("rollbook-widget");
     if (this.constructor.drawsInTwo) {
       this.whole = false;
-      requestAnimationFrame(() => setTimeout(() => {
+      afterPaint(() => {
         this.whole = true;
-        if (this.isConnected) this.renderNow();
-      }));
+        this.update();
+      });
     }
     this.renderNow();
   }
@@ -189,15 +195,14 @@ export class RollbookElement extends HTMLElement {
   }
 
   /** Re-render once the next frame is painted: for what the reader does not look at first (the
-   *  roll log, under the widget that rolled), so the tap's own answer is drawn without waiting for
-   *  it (a task queued from requestAnimationFrame runs after that frame's paint). */
+   *  roll log, under the widget that rolled), so the tap's own answer is drawn without waiting for it. */
   updateAfterPaint() {
     if (this.#afterPaint || !this.#drawn) return;
     this.#afterPaint = true;
-    requestAnimationFrame(() => setTimeout(() => {
+    afterPaint(() => {
       this.#afterPaint = false;
       this.update();
-    }));
+    });
   }
 
   renderNow() {

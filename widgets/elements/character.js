@@ -364,12 +364,18 @@ class CharacterGenerator extends RollbookElement {
    *  generator's drawing about as much as six score rows did, for a fold most players never open. */
   #readingsFold() {
     const chosen = Object.keys(switched(this.draft.readings)).length;
-    this.moreDrawn ||= this.moreOpen;
     return html`<details class="rollbook-fold rollbook-character__readings" ?open=${this.moreOpen}
-      @toggle=${(e) => { this.moreOpen = e.target.open; if (this.moreOpen && !this.moreDrawn) this.renderNow(); }}>
+      @toggle=${(e) => this.#toggleMore(e.target.open)}>
       <summary>More options <span class="rollbook-fold__hint">${RULINGS_SECTION}${chosen ? ` (${chosen} read the other way)` : ""}</span></summary>
-      ${this.moreDrawn ? this.#readingsFields() : nothing}
+      ${this.moreOpen || this.moreDrawn ? this.#readingsFields() : nothing}
     </details>`;
+  }
+
+  #toggleMore(open) {
+    this.moreOpen = open;
+    if (!open || this.moreDrawn) return;
+    this.moreDrawn = true; // kept drawn once opened: closing it again redraws nothing
+    this.renderNow();
   }
 
   #readingsFields() {
