@@ -19,16 +19,21 @@
 // It says once how its start went ({status: "ready", via: "snapshot" | "fresh", why, took: {step:
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 //
-// Downloads begin at once, but on a first visit the runtime's start proper (compiling it and
-// restoring the snapshot: a few hundred milliseconds of every core this device has) waits for the
-// page's word: {go: true} (widgets/engine.js sends it when the reader reaches for a widget, or once
-// the page has settled after its load) or any request. On a 2-core machine that start, run while
-// the page itself was starting, stretched the page's own tasks: Lighthouse's total blocking time on
-// tools/roller/ was 250-460 ms with it and 115-140 ms without (benchmarks/README.md, "Lighthouse").
-// When the snapshot is on the device already (a player coming back: the compiled runtime is
-// cached too, so there is no compiling), it starts at once: waiting for the reader's first tap
-// put that tap's roll about 0.4 s behind a page that started at once ("Phone-class check").
-// The ready message says which it was (`gate`: "cached" or "page").
+// On a first visit the worker waits for the page's words (widgets/engine.js) twice:
+// - to download (about 13 MB: runtime, standard library, snapshot, unpacked as they come) until
+//   {fetch: true}, which the page sends once it has drawn its first screen. Begun from the page's
+//   <head>, those downloads (the browser unpacking them, the worker unpacking the snapshot) took
+//   the CPU the page needed for its own first drawing: Lighthouse's total blocking time on
+//   tools/character/ was 90-750 ms with them and 10-180 ms without (benchmarks/README.md).
+// - to start the runtime proper (compiling it and restoring the snapshot: a few hundred
+//   milliseconds of every core this device has) until a request, or {go: true}: the page sends it
+//   when the reader reaches for a widget, or once the page has settled after its load. Run while
+//   the page itself was starting, that start stretched the page's own tasks: Lighthouse's total
+//   blocking time on tools/roller/ was 250-460 ms with it and 115-140 ms without.
+// {go: true} says both. When the snapshot is on the device already (a player coming back: the
+// compiled runtime is cached too, so there is no compiling), it starts at once: waiting for the
+// reader's first tap put that tap's roll about 0.4 s behind a page that started at once
+// ("Phone-class check"). The ready message says which it was (`gate`: "cached" or "page").
 
 const RUNTIME = new URL("./", import.meta.url);
 const fromNetwork = globalThis.fetch.bind(globalThis);
@@ -50,9 +55,20 @@ function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
 const took = {}; // milliseconds since the worker started, per step: reported with "ready"
 const mark = (step) => { took[step] = Math.round(performance.now()); };
 
-// What a restore needs, asked for at once: these downloads (or cache reads) run while
-// pyodide.mjs is still being imported.
-const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
+// The two words' gates (see the top): downloads wait for `fetching`, the runtime's start for `gate`.
+let fetchWord;
+const fetching = new Promise((resolve) => { fetchWord = resolve; });
+let go;
+let gateOpenedBy = null; // "cached" or "page", reported with "ready"
+const gate = new Promise((resolve) => { go = resolve; });
+function open(by) {
+  gateOpenedBy ??= by;
+  go();
+}
+
+// What a restore needs, asked for as soon as downloads may begin: these downloads (or cache
+// reads) run while the snapshot comes.
+const lockFile = fetching.then(() => fetchOk("pyodide-lock.json")).then((response) => response.json());
 const wheel = lockFile.then(async (lock) => {
   const { file_name: name, sha256 } = lock.packages.rollbook;
   return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
@@ -73,9 +89,12 @@ async function snapshotResponse() {
     const cached = await fetch(new URL(SNAPSHOT, RUNTIME), { cache: "only-if-cached", mode: "same-origin" });
     if (cached.ok) {
       why = "cached";
+      fetchWord(); // a device that has the engine: no one waits for a word or a tap
+      open("cached");
       return cached;
     }
   } catch { /* not in any cache */ }
+  await fetching;
   const started = performance.now();
   const [runtime, info] = await Promise.all([
     fetchOk("pyodide.asm.mjs").then((response) => response.arrayBuffer()), // imported from the HTTP cache later
@@ -189,14 +208,6 @@ let via = "snapshot";
 let afterFirstAnswer = null; // once, when the engine has been idle a while after answering
 let filesBack = null;
 const FILES_BACK_WHEN_IDLE_MS = 2000;
-let go;
-let gateOpenedBy = null; // "cached" or "page", reported with "ready"
-const gate = new Promise((resolve) => { go = resolve; });
-function open(by) {
-  gateOpenedBy ??= by;
-  go();
-}
-
 // The runtime's two big files, downloaded while the gate is shut and handed to Pyodide when it asks
 // for them (by the URL it fetches), so they cross the network once and no later than before.
 const early = new Map();
@@ -225,7 +236,6 @@ async function start() {
   mark("module");
   try {
     const response = await chosen;
-    if (why === "cached") open("cached"); // a device that has the engine: no one waits for a tap
     // unpacked while the gate is shut: one thread of the worker's, not the page's, for about
     // 0.2 s that the first roll no longer waits for
     const heap = response && unpacked(response);
@@ -255,8 +265,9 @@ engine.then(
 self.onmessage = async (event) => {
   // The page's heartbeat (widgets/engine.js): a reply shows this worker is alive and not stuck.
   if (event.data?.ping) return self.postMessage({ pong: true });
+  if (event.data?.fetch) return fetchWord(); // the page has drawn: downloads may begin
   open("page"); // the page's word, or a request: either way the engine is wanted now
-  if (event.data?.go) return;
+  if (event.data?.go) return fetchWord();
   const { id, request } = event.data ?? {};
   let response;
   try {

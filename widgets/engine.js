@@ -31,9 +31,13 @@ const pending = new Map(); // id -> {resolve, request, resent}: what the worker 
 let status = { state: "idle", message: null, detail: null, via: null, why: null, gate: null, took: null };
 const watchers = new Set();
 
-// The worker downloads at once but starts the runtime (the CPU-heavy part) only when told to
-// (widgets/engine-worker.js): when the reader reaches for a widget or asks, or once the page has
-// settled after its load, so the page's own start never shares the CPU with the engine's.
+// On a first visit the worker downloads only once the page has drawn its first screen (after its
+// load, at the first idle moment), and starts the runtime (the CPU-heavy part) only when the page
+// asks, the reader reaches for a widget, or the page has settled after its load
+// (widgets/engine-worker.js): the page's own start never shares the CPU with the engine's. A
+// widget that asks as it is drawn (a ruling's title, a table) is answered once both are done.
+let downloads = false; // the page has drawn, or the reader reached: a worker may download
+let drawing = false; // downloadWhenDrawn() is waiting for the page to draw
 let wanted = false;
 let settling = false;
 const SETTLE_MS = 1000; // after the load event: Material's and the widgets' first work is done by then
@@ -279,7 +283,9 @@ function start(message = null) {
   startedAt = performance.now();
   listen(worker);
   watch();
-  if (wanted) worker.postMessage({ go: true }); // one that replaces a worker the page had told to go
+  // one that replaces a worker the page had told to go, or to download
+  if (wanted && downloads) worker.postMessage({ go: true });
+  else if (downloads) worker.postMessage({ fetch: true });
 }
 
 function engineWorker() {
@@ -290,15 +296,44 @@ function engineWorker() {
 /** Start the engine now: the reader is reaching for a widget, the answer is wanted soon. */
 export function warmUp() {
   wanted = true;
+  downloads = true; // the reader is here: the page has drawn what they reach for
   engineWorker()?.postMessage({ go: true });
+}
+
+/** Call `callback` after the page's load event (at once, if it is over). */
+function afterLoad(callback) {
+  const state = globalThis.document?.readyState;
+  if (state === "loading" || state === "interactive") addEventListener("load", callback, { once: true });
+  else callback();
+}
+
+const LOAD_WAIT_MS = 1500; // a resource that holds the page's load event does not hold the engine
+
+/** Let the worker download once the page has drawn its first screen: after its load, at the
+ *  first idle moment (the widgets draw in tasks of their own, which run before it). */
+function downloadWhenDrawn() {
+  if (downloads || drawing) return;
+  drawing = true;
+  let waited = false;
+  const drawn = () => {
+    if (waited) return;
+    waited = true;
+    whenIdle(() => {
+      if (downloads) return;
+      downloads = true;
+      performance.mark("rollbook: engine downloads");
+      worker?.postMessage({ fetch: true });
+    }, { timeout: 500, fallbackMs: 50 });
+  };
+  afterLoad(drawn);
+  setTimeout(drawn, LOAD_WAIT_MS);
 }
 
 function warmUpWhenSettled() {
   if (settling || wanted) return;
   settling = true;
-  const settled = () => setTimeout(() => whenIdle(() => warmUp(), { timeout: 1000, fallbackMs: 200 }), SETTLE_MS);
-  if (document.readyState === "complete") settled();
-  else addEventListener("load", settled, { once: true });
+  downloadWhenDrawn();
+  afterLoad(() => setTimeout(() => whenIdle(() => warmUp(), { timeout: 1000, fallbackMs: 200 }), SETTLE_MS));
 }
 
 /** Whether the engine's files are on this device: the page is served by Rollbook's service
@@ -307,8 +342,9 @@ export function engineOnDevice() {
   return Boolean(globalThis.navigator?.serviceWorker?.controller);
 }
 
-/** Start the engine once the page has settled: reading the page comes first. Its downloads
- *  begin at idle (at once, when widgets/start.js began them from the page's head). */
+/** Start the engine once the page has settled: reading the page comes first. The worker is
+ *  there at idle (from the page's head, when widgets/start.js started it); it downloads once the
+ *  page has drawn. */
 export function warmUpWhenIdle() {
   warmUpWhenSettled();
   if (worker !== null) return;
@@ -326,6 +362,7 @@ export function ask(request) {
     const id = nextId++;
     pending.set(id, { resolve, request, resent: false });
     wanted = true; // a request opens the worker's gate itself (and any worker after it)
+    downloadWhenDrawn(); // its downloads wait for the page's first screen (done already, once a reader taps)
     try {
       engineWorker()?.postMessage({ id, request }); // null: failed, and failAll answered it
     } catch (error) { // e.g. a request holding a function: not JSON, cannot cross to the worker

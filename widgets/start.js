@@ -3,9 +3,10 @@
 // idle: hooks/pyodide_bundle.py), right after the meta naming the engine folder, as a classic
 // async script: it runs as soon as it has arrived, before Material's bundle and the widgets'
 // module graph (an async *module* script first waits for its imports, which the page's own
-// scripts delay by about 100 ms). The worker begins its downloads at once and starts the runtime
-// when widgets/engine.js tells it to (the reader reaching for a widget, or the page settled):
-// reading never waits for it.
+// scripts delay by about 100 ms). The worker loads its own module at once; it downloads the
+// runtime once widgets/engine.js says the page has drawn its first screen, and starts it when told
+// to (a request, the reader reaching for a widget, or the page settled): the page's own start never
+// waits for it.
 //
 // The page still has one worker: this script hands it over to widgets/engine.js, which adopts it
 // when evaluated, with the messages it sent in the meantime (a dedicated worker's messages are
