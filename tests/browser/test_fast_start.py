@@ -97,6 +97,49 @@ def test_a_returning_player_s_engine_starts_at_once_a_first_visit_s_waits_for_th
         context.close()
 
 
+# The files the engine's worker downloads to start (its own small module aside).
+RUNTIME_FILES = re.compile(r"/(pyodide\.asm\.(wasm|mjs)|python_stdlib\.zip|engine\.snapshot\.(gz|json)|pyodide-lock\.json|[^/]+\.whl)$")
+# When the character generator's first drawing is whole (its ten score rows), on the wall clock.
+WHOLE_AT = """
+new MutationObserver((_, observer) => {
+  if (document.querySelectorAll("rollbook-character .rollbook-score").length < 10) return;
+  globalThis.wholeAt = performance.timeOrigin + performance.now();
+  observer.disconnect();
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+def test_a_first_visit_downloads_the_engine_once_the_page_has_drawn(browser: Any, base_url: str) -> None:
+    """The character generator asks the engine for the rulings' titles as it is drawn. Its worker
+    (started from the page's <head>) still downloads nothing of the runtime until the generator's
+    first drawing is whole: on two cores those downloads took the CPU the drawing needed. The
+    titles then come, and a roll is answered."""
+    context = browser.new_context(viewport=PHONE, service_workers="block")
+    asked: list[tuple[float, str]] = []
+    try:
+        # finished requests, when they began (a failed one is the worker's look into the cache)
+        context.on("requestfinished", lambda request: RUNTIME_FILES.search(request.url)
+                   and asked.append((request.timing["startTime"], request.url.rsplit("/", 1)[-1])))
+        page = context.new_page()
+        page.add_init_script(WHOLE_AT)
+        page.goto(base_url + "tools/character/")
+        page.wait_for_function("() => globalThis.wholeAt !== undefined")
+        page.get_by_role("button", name="Roll a character").click()
+        expect(page.locator("#rollbook-sheet-title")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        whole_at = page.evaluate("wholeAt")
+        assert {"pyodide.asm.wasm", "engine.snapshot.gz"} <= {name for _, name in asked}, asked
+        early = [(round(whole_at - at), name) for at, name in asked if at < whole_at]
+        assert not early, f"downloaded before the first drawing was whole (ms before, file): {early}"
+        page.locator("details.rollbook-character__readings > summary").click()
+        expect(page.locator("rollbook-character select").first).to_be_visible()
+        # the rulings' titles, from the engine, name the fields' rulings (not the stand-in words)
+        links = page.locator("rollbook-character .rollbook-character__readings a.rollbook-field__help")
+        expect(links).to_have_count(3)
+        expect(links.first).to_have_text(re.compile(r"^Ruling: (?!how Rollbook reads this)"))
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("start_script", ["first", "last"])
 def test_the_page_has_one_engine_worker_whichever_script_runs_first(browser: Any, base_url: str,
                                                                    start_script: str) -> None:
