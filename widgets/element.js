@@ -8,7 +8,8 @@
 
 import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
 import { whenIdle } from "./idle.js";
-import { afterEngineStart, engineOnDevice, engineStarting, retry, warmUp, warmUpWhenIdle, watchEngine } from "./engine.js";
+import { afterEngineStart, engineOnDevice, engineStarting, firstScreenComing, firstScreenDrawn, retry, warmUp, warmUpWhenIdle,
+  watchEngine } from "./engine.js";
 
 export { html, nothing };
 
@@ -29,9 +30,34 @@ function inView(element) {
 function drawOneInView() {
   viewScheduled = false;
   const next = waiting.findIndex(inView);
-  if (next < 0) return; // the rest wait for idle moments
+  if (next < 0) { // the rest wait for idle moments
+    if (!firstScreenDone) afterPaint(checkFirstScreen); // (none was in view)
+    return;
+  }
   waiting.splice(next, 1)[0].drawFirst();
   scheduleDrawing();
+}
+
+// The reader's first screen: the widgets in view, their modules loaded, each drawn whole (see
+// drawsInTwo). Once it is drawn and painted, the engine's worker may download (engine.js): on two
+// cores, its downloads took the CPU this drawing needed.
+let modulesToCome = 0;
+let wholesToCome = 0;
+let firstScreenDone = false;
+
+function checkFirstScreen() {
+  if (firstScreenDone || modulesToCome > 0 || wholesToCome > 0 || waiting.some(inView)) return;
+  firstScreenDone = true;
+  firstScreenDrawn();
+}
+
+/** The first screen waits for a widget module that is loading (widgets/rollbook.js). */
+export function firstScreenAwaits(loading) {
+  modulesToCome += 1;
+  loading.finally(() => {
+    modulesToCome -= 1;
+    afterPaint(checkFirstScreen);
+  });
 }
 
 // An idle moment may last 50 ms, but a task that long is a long task on a slow phone (a 4x slower
@@ -132,6 +158,7 @@ export class RollbookElement extends HTMLElement {
       this.engine = status;
       this.update();
     }));
+    if (!this.#drawn) firstScreenComing(); // before connected(), which may ask the engine
     this.connected?.();
     this.#startEngine();
     if (this.#drawn) {
@@ -166,12 +193,16 @@ export class RollbookElement extends HTMLElement {
     this.classList.add("rollbook-widget");
     if (this.constructor.drawsInTwo) {
       this.whole = false;
+      wholesToCome += 1;
       afterPaint(() => {
         this.whole = true;
         this.update();
+        wholesToCome -= 1;
+        afterPaint(checkFirstScreen);
       });
     }
     this.renderNow();
+    if (!firstScreenDone) afterPaint(checkFirstScreen);
   }
 
   disconnectedCallback() {

@@ -31,13 +31,15 @@ const pending = new Map(); // id -> {resolve, request, resent}: what the worker 
 let status = { state: "idle", message: null, detail: null, via: null, why: null, gate: null, took: null };
 const watchers = new Set();
 
-// On a first visit the worker downloads only once the page has drawn its first screen (after its
-// load, at the first idle moment), and starts the runtime (the CPU-heavy part) only when the page
-// asks, the reader reaches for a widget, or the page has settled after its load
+// On a first visit the worker downloads only once the page has drawn the reader's first screen
+// (its widgets say when, widgets/element.js), and starts the runtime (the CPU-heavy part) only when
+// the page asks, the reader reaches for a widget, or the page has settled after its load
 // (widgets/engine-worker.js): the page's own start never shares the CPU with the engine's. A
 // widget that asks as it is drawn (a ruling's title, a table) is answered once both are done.
 let downloads = false; // the page has drawn, or the reader reached: a worker may download
-let drawing = false; // downloadWhenDrawn() is waiting for the page to draw
+let downloadsWanted = false; // asked for: the worker downloads once the page has drawn
+let widgetsDrawing = false; // widgets are drawing the first screen: they say when it is drawn
+let screenDrawn = false; // ... and they have
 let wanted = false;
 let settling = false;
 const SETTLE_MS = 1000; // after the load event: Material's and the widgets' first work is done by then
@@ -307,26 +309,36 @@ function afterLoad(callback) {
   else callback();
 }
 
-const LOAD_WAIT_MS = 1500; // a resource that holds the page's load event does not hold the engine
+// A page whose widgets never say they have drawn does not hold the engine longer than this.
+const DRAWN_AT_MOST_MS = 1500;
 
-/** Let the worker download once the page has drawn its first screen: after its load, at the
- *  first idle moment (the widgets draw in tasks of their own, which run before it). */
+/** The widgets are drawing the reader's first screen (widgets/element.js, before a widget's first
+ *  drawing): the worker's downloads wait for firstScreenDrawn(). */
+export function firstScreenComing() {
+  widgetsDrawing = true;
+}
+
+/** The reader's first screen is drawn and painted (widgets/element.js). */
+export function firstScreenDrawn() {
+  screenDrawn = true;
+  if (downloadsWanted) letDownload();
+}
+
+function letDownload() {
+  if (downloads) return;
+  downloads = true;
+  performance.mark("rollbook: engine downloads");
+  worker?.postMessage({ fetch: true });
+}
+
+/** Let the worker download once the page has drawn its first screen: when its widgets say so,
+ *  or, on a page without widgets, after its load at the first idle moment. */
 function downloadWhenDrawn() {
-  if (downloads || drawing) return;
-  drawing = true;
-  let waited = false;
-  const drawn = () => {
-    if (waited) return;
-    waited = true;
-    whenIdle(() => {
-      if (downloads) return;
-      downloads = true;
-      performance.mark("rollbook: engine downloads");
-      worker?.postMessage({ fetch: true });
-    }, { timeout: 500, fallbackMs: 50 });
-  };
-  afterLoad(drawn);
-  setTimeout(drawn, LOAD_WAIT_MS);
+  if (downloads || downloadsWanted) return;
+  downloadsWanted = true;
+  if (screenDrawn) return letDownload();
+  setTimeout(letDownload, DRAWN_AT_MOST_MS);
+  if (!widgetsDrawing) afterLoad(() => whenIdle(letDownload, { timeout: 500, fallbackMs: 50 }));
 }
 
 function warmUpWhenSettled() {

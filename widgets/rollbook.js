@@ -9,6 +9,7 @@
 
 import "./elements/table-mode.js"; // in every page's header
 
+import { firstScreenAwaits } from "./element.js";
 import { onMaterial } from "./material-later.js";
 import { registerAbbreviations } from "./abbreviations.js";
 import { registerKeptNotice } from "./kept-notice.js";
@@ -52,7 +53,7 @@ function loadShown() {
     if (module) wanted.add(module);
   }
   for (const module of wanted)
-    module().catch((error) => console.error("Rollbook: a widget's module did not load", error));
+    firstScreenAwaits(module().catch((error) => console.error("Rollbook: a widget's module did not load", error)));
 }
 
 loadShown();
