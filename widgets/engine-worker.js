@@ -24,7 +24,7 @@
 //   {fetch: true}, which the page sends once it has drawn the reader's first screen. Begun from
 //   the page's <head>, those downloads (the browser unpacking them, the worker unpacking the
 //   snapshot) took the CPU the page needed for its own first drawing: Lighthouse's total blocking
-//   time on tools/character/ was 35-750 ms with them and 1-58 ms without (benchmarks/README.md).
+//   time on tools/character/ was 35-750 ms with them and 0-58 ms without (benchmarks/README.md).
 // - to start the runtime proper (compiling it and restoring the snapshot: a few hundred
 //   milliseconds of every core this device has) until a request, or {go: true}: the page sends it
 //   when the reader reaches for a widget, or once the page has settled after its load. Run while
