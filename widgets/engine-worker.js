@@ -20,11 +20,14 @@
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 //
 // On a first visit the worker waits for the page's words (widgets/engine.js) twice:
-// - to download (about 13 MB: runtime, standard library, snapshot, unpacked as they come) until
-//   {fetch: true}, which the page sends once it has drawn the reader's first screen. Begun from
-//   the page's <head>, those downloads (the browser unpacking them, the worker unpacking the
-//   snapshot) took the CPU the page needed for its own first drawing: Lighthouse's total blocking
-//   time on tools/character/ was 35-750 ms with them and 0-58 ms without (benchmarks/README.md).
+// - to download the big files (about 12 MB: runtime, standard library, snapshot,
+//   unpacked as they come) until {fetch: true}, which the page sends once it has drawn the
+//   reader's first screen. Begun from the page's <head>, those downloads (the browser unpacking
+//   them, the worker unpacking the snapshot) took the CPU the page needed for its own first
+//   drawing: Lighthouse's total blocking time on tools/character/ was 35-750 ms with them and
+//   0-58 ms without (benchmarks/README.md). The small files go at once (lockfile, wheel, and the
+//   link's measure on pyodide.asm.mjs, 1.4 MB in all): they cost the drawing nothing measurable,
+//   and waiting for them after the word put the first roll 0.1-0.2 s later.
 // - to start the runtime proper (compiling it and restoring the snapshot: a few hundred
 //   milliseconds of every core this device has) until a request, or {go: true}: the page sends it
 //   when the reader reaches for a widget, or once the page has settled after its load. Run while
@@ -66,9 +69,9 @@ function open(by) {
   go();
 }
 
-// What a restore needs, asked for as soon as downloads may begin: these downloads (or cache
-// reads) run while the snapshot comes.
-const lockFile = fetching.then(() => fetchOk("pyodide-lock.json")).then((response) => response.json());
+// What a restore needs, asked for at once (small: see the top): these downloads (or cache reads)
+// are done before the snapshot comes.
+const lockFile = fetchOk("pyodide-lock.json").then((response) => response.json());
 const wheel = lockFile.then(async (lock) => {
   const { file_name: name, sha256 } = lock.packages.rollbook;
   return new Uint8Array(await (await fetchOk(name, { integrity: integrity(sha256) })).arrayBuffer());
@@ -80,7 +83,8 @@ for (const promise of [lockFile, wheel]) promise.catch(() => {}); // reported wh
 // saves about a second and a half of start-up, so on a first visit over a slow link it would
 // arrive after a normal start is ready (benchmarks/README.md, "Fast start"). There the worker
 // starts afresh, and the service worker fetches the snapshot for the next visit. The link is
-// measured on pyodide.asm.mjs, which both ways of starting need first.
+// measured on pyodide.asm.mjs, which both ways of starting need first, at once; the snapshot
+// itself waits for the page's word to download.
 const SAVES_SECONDS = 1.5;
 let why = null; // how the snapshot was chosen or passed over, reported with "ready"
 
@@ -94,7 +98,6 @@ async function snapshotResponse() {
       return cached;
     }
   } catch { /* not in any cache */ }
-  await fetching;
   const started = performance.now();
   const [runtime, info] = await Promise.all([
     fetchOk("pyodide.asm.mjs").then((response) => response.arrayBuffer()), // imported from the HTTP cache later
@@ -102,13 +105,17 @@ async function snapshotResponse() {
   ]);
   const seconds = (performance.now() - started) / 1000;
   const entry = performance.getEntriesByName(new URL("pyodide.asm.mjs", RUNTIME).href, "resource").at(-1);
-  if (!entry?.transferSize) return probedSnapshot(info.packed_bytes); // the runtime came from a cache: no measure
+  if (!entry?.transferSize) {
+    await fetching;
+    return probedSnapshot(info.packed_bytes); // the runtime came from a cache: no measure
+  }
   const bytesPerSecond = (entry.encodedBodySize || runtime.byteLength) / seconds;
   if (info.packed_bytes / bytesPerSecond > SAVES_SECONDS) {
     why = `not cached, slow link (${megabytes(bytesPerSecond)} MB/s)`;
     return null;
   }
   why = `fast link (${megabytes(bytesPerSecond)} MB/s)`;
+  await fetching;
   return fetchOk(SNAPSHOT);
 }
 
@@ -230,8 +237,9 @@ globalThis.fetch = (input, init) => {
 async function start() {
   const chosen = snapshotResponse();
   chosen.catch(() => {}); // reported below
-  // after the link is measured (on pyodide.asm.mjs): the big files would slow that measure
-  chosen.then(downloadRuntime, downloadRuntime);
+  // after the link is measured (on pyodide.asm.mjs; the big files would slow that measure) and
+  // the page's word to download
+  chosen.catch(() => {}).then(() => fetching).then(downloadRuntime);
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
   try {
