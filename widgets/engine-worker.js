@@ -20,13 +20,13 @@
 // ms}} or {status: "failed", message}), so the page can tell the reader "Starting the dice engine…".
 //
 // On a first visit the worker waits for the page's words (widgets/engine.js) twice:
-// - to download the big files (about 12 MB: runtime, standard library, snapshot,
+// - to download the big files (about 13 MB: runtime, standard library, snapshot,
 //   unpacked as they come) until {fetch: true}, which the page sends once it has drawn the
 //   reader's first screen. Begun from the page's <head>, those downloads (the browser unpacking
 //   them, the worker unpacking the snapshot) took the CPU the page needed for its own first
 //   drawing: Lighthouse's total blocking time on tools/character/ was 35-750 ms with them and
 //   0-58 ms without (benchmarks/README.md). The small files go at once (lockfile, wheel, and the
-//   link's measure on pyodide.asm.mjs, 1.4 MB in all): they cost the drawing nothing measurable,
+//   link's measure on pyodide.asm.mjs: 0.45 MB as served): they cost the drawing nothing measurable,
 //   and waiting for them after the word put the first roll 0.1-0.2 s later.
 // - to start the runtime proper (compiling it and restoring the snapshot: a few hundred
 //   milliseconds of every core this device has) until a request, or {go: true}: the page sends it
@@ -216,22 +216,32 @@ let afterFirstAnswer = null; // once, when the engine has been idle a while afte
 let filesBack = null;
 const FILES_BACK_WHEN_IDLE_MS = 2000;
 // The runtime's two big files, downloaded while the gate is shut and handed to Pyodide when it asks
-// for them (by the URL it fetches), so they cross the network once and no later than before.
-const early = new Map();
-function downloadRuntime() {
-  for (const name of ["pyodide.asm.wasm", "python_stdlib.zip"]) {
-    early.set(new URL(name, RUNTIME).href, fromNetwork(new URL(name, RUNTIME)).then(async (response) => {
+// for them (by the URL it fetches), so each crosses the network once and no later than before.
+// Whichever comes first (downloadRuntime, or Pyodide's own fetch) begins the one download: the
+// order is a race of a few microtasks. Pyodide 314 asks with URL objects, not strings: keyed by
+// a string alone, the early downloads were never handed over and the wasm travelled twice.
+const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip"].map((name) => new URL(name, RUNTIME).href);
+const HANDED_OVER = null;
+const early = new Map(); // URL -> its download, or HANDED_OVER (Pyodide has it: no second one)
+function runtimeFile(url) {
+  if (!early.has(url)) {
+    early.set(url, fromNetwork(url).then(async (response) => {
       if (!response.ok) return response; // Pyodide reports it as it would have
       const type = response.headers.get("Content-Type") ?? ""; // application/wasm: compiled as it streams
       return new Response(await response.blob(), { headers: { "Content-Type": type } });
     }));
   }
+  return early.get(url);
+}
+function downloadRuntime() {
+  for (const url of RUNTIME_FILES) runtimeFile(url);
 }
 globalThis.fetch = (input, init) => {
-  const downloaded = typeof input === "string" ? early.get(input) : undefined;
-  if (downloaded === undefined) return fromNetwork(input, init);
-  early.delete(input);
-  return downloaded;
+  const url = input instanceof Request ? input.url : String(input);
+  if (!RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
+  const download = runtimeFile(url);
+  early.set(url, HANDED_OVER); // (the response is Pyodide's now: not kept here)
+  return download;
 };
 
 async function start() {
@@ -256,6 +266,10 @@ async function start() {
     why = `failed: ${error?.message ?? error}`;
   }
   await gate;
+  // A request opens the gate but not the downloads: a link measured slow (no snapshot) must not
+  // let loadPyodide fetch the big files itself, during the drawing and a second time beside
+  // downloadRuntime's.
+  await fetching;
   via = "fresh";
   return await fresh(loadPyodide);
 }
