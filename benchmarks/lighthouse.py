@@ -111,7 +111,7 @@ def lighthouse(urls: list[str], reuse: bool) -> dict[str, Any]:
     done = subprocess.run(["node", str(RUNNER), *(["--reuse"] if reuse else []), *urls], capture_output=True, text=True, check=False,
                           env={**os.environ, "CHROME_PATH": CHROMIUM}, timeout=1800)
     if done.returncode != 0:
-        raise SystemExit(f"lighthouse failed:\n{done.stderr[-3000:]}")
+        raise SystemExit(f"lighthouse failed (exit status {done.returncode}):\n{done.stderr[-3000:]}{done.stdout[-3000:]}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
