@@ -246,9 +246,8 @@ globalThis.fetch = (input, init) => {
 
 async function start() {
   const chosen = snapshotResponse();
-  chosen.catch(() => {}); // reported below
   // after the link is measured (on pyodide.asm.mjs; the big files would slow that measure) and
-  // the page's word to download
+  // the page's word to download (a failure to choose is reported below)
   chosen.catch(() => {}).then(() => fetching).then(downloadRuntime);
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
@@ -266,9 +265,8 @@ async function start() {
     why = `failed: ${error?.message ?? error}`;
   }
   await gate;
-  // A request opens the gate but not the downloads: a link measured slow (no snapshot) must not
-  // let loadPyodide fetch the big files itself, during the drawing and a second time beside
-  // downloadRuntime's.
+  // A request opens the gate but not the downloads: over a link measured slow (no snapshot),
+  // loadPyodide would otherwise fetch the big files itself during the page's first drawing.
   await fetching;
   via = "fresh";
   return await fresh(loadPyodide);
