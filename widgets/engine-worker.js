@@ -233,12 +233,16 @@ function runtimeFile(url) {
   }
   return early.get(url);
 }
+// A device that has the engine (snapshot cached) needs no early download: nothing waits, and
+// Pyodide fetches the files from the device's caches itself, as a bare start does.
+const fromCaches = () => why === "cached";
 function downloadRuntime() {
+  if (fromCaches()) return;
   for (const url of RUNTIME_FILES) runtimeFile(url);
 }
 globalThis.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
-  if (!RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
+  if (fromCaches() || !RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
   const download = runtimeFile(url);
   early.set(url, HANDED_OVER); // (the response is Pyodide's now: not kept here)
   return download;
