@@ -87,12 +87,14 @@ for (const promise of [lockFile, wheel]) promise.catch(() => {}); // reported wh
 // itself waits for the page's word to download.
 const SAVES_SECONDS = 1.5;
 let why = null; // how the snapshot was chosen or passed over, reported with "ready"
+let onDevice = false; // the snapshot was in this device's caches (see downloadRuntime())
 
 async function snapshotResponse() {
   try {
     const cached = await fetch(new URL(SNAPSHOT, RUNTIME), { cache: "only-if-cached", mode: "same-origin" });
     if (cached.ok) {
       why = "cached";
+      onDevice = true;
       fetchWord(); // a device that has the engine: no one waits for a word or a tap
       open("cached");
       return cached;
@@ -235,14 +237,13 @@ function runtimeFile(url) {
 }
 // A device that has the engine (snapshot cached) needs no early download: nothing waits, and
 // Pyodide fetches the files from the device's caches itself, as a bare start does.
-const fromCaches = () => why === "cached";
 function downloadRuntime() {
-  if (fromCaches()) return;
+  if (onDevice) return;
   for (const url of RUNTIME_FILES) runtimeFile(url);
 }
 globalThis.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
-  if (fromCaches() || !RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
+  if (onDevice || !RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
   const download = runtimeFile(url);
   early.set(url, HANDED_OVER); // (the response is Pyodide's now: not kept here)
   return download;

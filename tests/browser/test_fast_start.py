@@ -97,8 +97,8 @@ def test_a_returning_player_s_engine_starts_at_once_a_first_visit_s_waits_for_th
         context.close()
 
 
-# The files the engine's worker downloads to start (its own small module aside).
-# The runtime's big files (the small ones, the lockfile, the wheel and the link's measure, go at once)
+# The runtime's big files, which wait for the first screen (the small ones go at once: the
+# lockfile, the wheel and the link's measure on pyodide.asm.mjs).
 BIG_RUNTIME_FILES = re.compile(r"/(pyodide\.asm\.wasm|python_stdlib\.zip|engine\.snapshot\.gz)$")
 # When the character generator's first drawing is whole (its ten score rows), on the wall clock.
 WHOLE_AT = """
@@ -133,7 +133,8 @@ def test_a_first_visit_downloads_the_engine_once_the_page_has_drawn(browser: Any
         page.get_by_role("button", name="Roll a character").click()
         expect(page.locator("#rollbook-sheet-title")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
         whole_at = page.evaluate("wholeAt")
-        # (the snapshot too, unless the link measured slow: a machine under load can measure so)
+        # the wasm always; the snapshot only over a link measured fast (under load even this one
+        # can measure slow)
         names = [name for _, name in asked]
         assert "pyodide.asm.wasm" in names, asked
         assert len(names) == len(set(names)), f"a file downloaded twice: {asked}"
