@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from rollbook import rulings
 from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
-from rollbook.encounter import cyno, opencore, shape, turns
+from rollbook.encounter import cyno, opencore, outcome, shape, turns
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import RULE_SETS
 from rollbook.systems import cyno as cy_system
@@ -24,7 +24,9 @@ EncounterFile = Annotated[dict[str, Any], Arg("the encounter (on the command lin
 Who = Annotated[str, Arg("which combatant (by its id)")]
 
 
-def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
+def _answer(enc: shape.Encounter, events: list[shape.Event], before: dict[str, Any] | None = None) -> Result:
+    """A step's answer; ``before``: the encounter the step was made from (each combatant the step
+    changed gets its outcome, the line its card shows)."""
     try:  # every step's encounter must load again: a file no later step could read is never written
         shape.check(enc)
     except RollbookError as error:
@@ -33,6 +35,7 @@ def _answer(enc: shape.Encounter, events: list[shape.Event]) -> Result:
             from error
     status = opencore.status if enc["rules"] == "opencore" else cyno.status
     return {"encounter": enc, "events": events, "status": [status(enc, c) for c in enc["combatants"]],
+            "outcomes": outcome.outcomes(shape.checked(before), enc, events) if before is not None else [],
             "text": "\n".join(e["text"] for e in events) or "nothing happened"}
 
 
@@ -120,7 +123,7 @@ def add(
         zero = oc_system.zero_scores({code.upper(): new[code] for code in ("con", "dex", "str")})
         note = "".join(f"; {code} 0: {why}" + (" (the GM says which)" if why != "dead" else "")
                        for code, why in zero.items())
-    return _answer(*turns.add(enc, new, typical_note + note))
+    return _answer(*turns.add(enc, new, typical_note + note), before=encounter)
 
 
 @command("encounter typical")
@@ -166,7 +169,7 @@ def _words(names: Any) -> str:
 @command("encounter remove", writes="encounter")
 def remove(encounter: EncounterFile, *, who: Who) -> Result:
     """Take a combatant out of the encounter (fled, or added by mistake)."""
-    return _answer(*turns.remove(shape.checked(encounter), who))
+    return _answer(*turns.remove(shape.checked(encounter), who), before=encounter)
 
 
 def _round_rules(enc: shape.Encounter) -> turns.RoundRules:
@@ -183,7 +186,7 @@ def next_turn(
 ) -> Result:
     """Next turn; after the last, the round ends (bleeding, effects count down) and the next begins with initiative."""
     enc = shape.checked(encounter)
-    return _answer(*turns.next_turn(enc, _round_rules(enc), rng, roll or {}))
+    return _answer(*turns.next_turn(enc, _round_rules(enc), rng, roll or {}), before=encounter)
 
 
 @command("encounter show")
@@ -261,7 +264,7 @@ def attack(
                                     attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
                                     critical_type=critical_type, weapon=weapon, mode=mode, powers=powers,
                                     dice=oc_commands.AttackDice(attacker_fumble_roll, defender_fumble_roll, damage_roll,
-                                                                damage_bonus)))
+                                                                damage_bonus)), before=encounter)
 
 
 @command("encounter action", writes="encounter")
@@ -274,7 +277,7 @@ def take_action(
     """OpenCore: take the Bide or Defense action as this round's action."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "Bide and Defense")
-    return _answer(*opencore.action(enc, who, "bide" if action == "bide" else "defending"))
+    return _answer(*opencore.action(enc, who, "bide" if action == "bide" else "defending"), before=encounter)
 
 
 @command("encounter damage", writes="encounter")
@@ -295,12 +298,12 @@ def damage(
     check_amount(amount)
     if enc["rules"] == "opencore":
         _refuse({"level": level is not None, "static": static}, "is Cyno's damage rating")
-        return _answer(*opencore.damage(enc, target, amount, rng, critical_type=critical_type, critical_roll=critical_roll))
+        return _answer(*opencore.damage(enc, target, amount, rng, critical_type=critical_type, critical_roll=critical_roll), before=encounter)
     _refuse({"critical_type": critical_type, "critical_roll": critical_roll is not None}, "is OpenCore's criticals")
     if level is not None:
         with about("level"):  # checked here, where the level is still the argument
             cy_system.parse_level(level)
-    return _answer(*cyno.damage(enc, target, amount, level=level, static=static))
+    return _answer(*cyno.damage(enc, target, amount, level=level, static=static), before=encounter)
 
 
 def check_amount(amount: int) -> None:
@@ -322,7 +325,7 @@ def crit(
     """OpenCore: roll a critical on a combatant and apply it (extra damage, stun, unconscious, bloodloss, location)."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "A critical hit table")
-    return _answer(*opencore.critical(enc, target, type, rng, roll=roll, attack_roll=attack_roll, bonus=bonus))
+    return _answer(*opencore.critical(enc, target, type, rng, roll=roll, attack_roll=attack_roll, bonus=bonus), before=encounter)
 
 
 @command("encounter heal", writes="encounter")
@@ -331,8 +334,8 @@ def heal(encounter: EncounterFile, *, target: Who,
     """Give back hit points (opencore) or damage points (cyno), by hand."""
     enc = shape.checked(encounter)
     if enc["rules"] == "opencore":
-        return _answer(*opencore.heal(enc, target, amount))
-    return _answer(*turns.heal(enc, target, amount, "dp"))
+        return _answer(*opencore.heal(enc, target, amount), before=encounter)
+    return _answer(*turns.heal(enc, target, amount, "dp"), before=encounter)
 
 
 @command("encounter stabilize", writes="encounter")
@@ -340,7 +343,7 @@ def stabilize(encounter: EncounterFile, *, target: Who) -> Result:
     """OpenCore: a bleeding combatant is stabilized (by chance or healing): bleeding and bloodloss stop."""
     enc = shape.checked(encounter)
     _for(enc, "opencore", "Stabilizing")
-    return _answer(*opencore.stabilize(enc, target))
+    return _answer(*opencore.stabilize(enc, target), before=encounter)
 
 
 @command("encounter effect", writes="encounter")
@@ -372,7 +375,7 @@ def add_effect(
     if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
         raise RollbookError(f"a {kind} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
                             hint="give the rounds" if rounds is None else "leave the rounds out", fields=("rounds",))
-    return _answer(*turns.add_effect(enc, who, kind, rounds, fields))
+    return _answer(*turns.add_effect(enc, who, kind, rounds, fields), before=encounter)
 
 
 @command("encounter end-effect", writes="encounter")
@@ -381,7 +384,7 @@ def end_effect(encounter: EncounterFile, *, who: Who,
                index: Annotated[int | None, Arg("end only this one: its place in the combatant's effects, from 0")] = None,
                ) -> Result:
     """End an effect by hand (bandaged, weapon picked up, ...): one by its place, or all of a kind."""
-    return _answer(*turns.end_effect(shape.checked(encounter), who, kind=kind, index=index))
+    return _answer(*turns.end_effect(shape.checked(encounter), who, kind=kind, index=index), before=encounter)
 
 
 @command("encounter surprise", writes="encounter")
@@ -391,7 +394,7 @@ def surprise(encounter: EncounterFile, *, who: Who,
     """Cyno: before the first turn, roll the Surprise Chart for a combatant who may be surprised."""
     enc = shape.checked(encounter)
     _for(enc, "cyno", "The Surprise Chart")
-    return _answer(*cyno.surprise(enc, who, rng, roll=roll))
+    return _answer(*cyno.surprise(enc, who, rng, roll=roll), before=encounter)
 
 
 @command("encounter hold", writes="encounter")
@@ -402,7 +405,7 @@ def hold(encounter: EncounterFile, *, who: Who, after: Who,
     """Cyno: hold back this turn until another combatant has moved (both holding: d20 + stress, the higher waits)."""
     enc = shape.checked(encounter)
     _for(enc, "cyno", "Holding back")
-    return _answer(*cyno.hold(enc, who, after, rng, roll=roll, other_roll=other_roll))
+    return _answer(*cyno.hold(enc, who, after, rng, roll=roll, other_roll=other_roll), before=encounter)
 
 
 @command("encounter strike", writes="encounter")
@@ -431,4 +434,4 @@ def strike(
     return _answer(*cyno.strike(enc, attacker, target, rng, defense=defense, roll=roll, conditions=condition or [],
                                 aim=aim, ranged=ranged, unaware=unaware, defense_roll=defense_roll,
                                 percentile=percentile, damage_roll=damage_roll, rocket=rocket, volley=volley,
-                                location_roll=location_roll))
+                                location_roll=location_roll), before=encounter)

@@ -60,7 +60,17 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     lost = c["dp_max"] - c["dp"]
     return {"id": c["id"], "state": "down" if down(c) else "standing", "actions_left": c["actions_left"],
             "damage_lost": lost, "strike_penalty": sum(m.modifier for m in cyno.strike_modifiers(damage_lost=lost)),
-            "can_attack": not down(c) and c["actions_left"] > 0, "effects": [turns.describe(enc, e) for e in c["effects"]]}
+            "can_attack": not down(c) and c["actions_left"] > 0, "attack_refused": attack_refused(c),
+            "effects": [turns.describe(enc, e) for e in c["effects"]]}
+
+
+def attack_refused(c: Combatant) -> str | None:
+    """Why ``c`` cannot strike on its turn now (down, or no action left), or None."""
+    if down(c):
+        return f"{c['name']} is down"
+    if c["actions_left"] < 1:
+        return f"{c['name']} has no action left this turn"
+    return None
 
 
 # --- the combat turn ------------------------------------------------------------------------------
@@ -266,6 +276,8 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
         verdict = ("succeeds" if answer.success else "fails") if answer.allowed else "is not allowed"
         if answer.allowed and not hit.hit:
             verdict = "was declared"
+        # the page's line for each card says whether the declared defense held (the detail is not kept in the log)
+        events[0]["detail"]["defense"] = {"action": answer.action, "success": blocked}
         events.append(turns.event(enc, "defense", f"{t['name']}: {answer.action} {verdict}: {answer.reason} "
                                                   f"({answer.actions_spent} action{'s' if answer.actions_spent != 1 else ''})",
                                   target))

@@ -134,6 +134,8 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     return {"id": c["id"], "state": health, "bleeding": bleeding_per_round(enc, c),
             "can_attack": not out and not stunned(c),  # a dropped weapon leaves Hand to Hand
             "can_defend": not out, "defense_modifier": defense,
+            # on its turn: why the page offers no Attack (or no Defense and Bide), in a refusal's words
+            "attack_refused": attack_refused(enc, c), "action_refused": action_refused(enc, c),
             "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
             "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
             "effects": [turns.describe(enc, e) for e in c["effects"]]}
@@ -304,10 +306,35 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
             raise RollbookError(f"it is {now['name'] if now else 'nobody'}'s turn, not {c['name']}'s",
                                 hint="move on to the next turn first")
         if c["acted"]:
-            raise RollbookError(f"{c['name']} has taken this round's action", hint="a character makes a single action per round")
-    if state(enc, c) == "dead" or unconscious(enc, c):
-        raise RollbookError(f"{c['name']} is {'dead' if state(enc, c) == 'dead' else 'unconscious'} and cannot act")
+            raise RollbookError(_acted(c), hint="a character makes a single action per round")
+    if _out(enc, c):
+        raise RollbookError(_out(enc, c) or "")
     return c, extra and not mine
+
+
+def _acted(c: Combatant) -> str:
+    return f"{c['name']} has taken this round's action"
+
+
+def _out(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c`` cannot act at all (dead or unconscious), or None."""
+    if state(enc, c) == "dead" or unconscious(enc, c):
+        return f"{c['name']} is {'dead' if state(enc, c) == 'dead' else 'unconscious'} and cannot act"
+    return None
+
+
+def _stunned(c: Combatant) -> str | None:
+    return f"{c['name']} is stunned: unable to attack" if stunned(c) else None
+
+
+def action_refused(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c`` cannot take its action on its turn now (the words a refused step would give), or None."""
+    return _out(enc, c) or (_acted(c) if c["acted"] else None)
+
+
+def attack_refused(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c`` cannot attack on its turn now, or None (an extra attack from a fumble aside)."""
+    return action_refused(enc, c) or _stunned(c)
 
 
 def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,
@@ -324,7 +351,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
     if t is a:
         raise RollbookError(f"{a['name']} cannot attack itself")
     if stunned(a):
-        raise RollbookError(f"{a['name']} is stunned: unable to attack", hint="take another action, or move on to the next turn")
+        raise RollbookError(_stunned(a) or "", hint="take another action, or move on to the next turn")
     if p.power is not None and (weapon is not None or mode is not None):
         raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon or mode)})",
                             hint="leave out the weapon and its mode; a touch Power adds Hand-to-Hand damage by itself",
