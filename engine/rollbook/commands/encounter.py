@@ -95,8 +95,8 @@ def add(
     weapon_level: Annotated[str, Arg("cyno: the weapon's damage-rating level ('' for DP, h, k, ...)")] = "",
     level: Annotated[str, Arg("cyno: the combatant's damage-rating level")] = "",
     static: Annotated[bool, Arg("cyno: the weapon does static damage points (SDP)")] = False,
-    typical: Annotated[bool, Arg("opencore: the scores not given are a typical combatant's "
-                                 "(ruling opencore-typical-combatant)")] = False,
+    typical: Annotated[bool, Arg("the scores (Cyno: and weapon) not given are a typical combatant's "
+                                 "(ruling opencore-typical-combatant, cyno-typical-combatant)")] = False,
 ) -> Result:
     """Add a combatant with its scores; a second of the same name is numbered (Goblin 2)."""
     enc = shape.checked(encounter)
@@ -111,8 +111,9 @@ def add(
             new = opencore.combatant(enc, name=name, side=side, who=id, armor_name=armor_name,
                                      weapon=weapon or opencore.HAND_TO_HAND, scores=_scores(score, opencore.SCORES))
     else:
-        _refuse({"typical": typical}, "is an OpenCore ruling")
         _refuse({"armor_name": armor_name}, "is OpenCore's armor; Cyno's damage rating is the level")
+        if typical:
+            score, weapon, typical_note = cyno.typical(score, weapon)
         if weapon is None:
             raise RollbookError("a Cyno combatant needs its weapon's damage dice", hint="such as 2d6", fields=("weapon",))
         with about(weapon_damage="weapon", **_score_fields(cyno.SCORES)):
@@ -127,12 +128,16 @@ def add(
 
 
 @command("encounter typical")
-def typical_scores() -> Result:
-    """OpenCore: the scores a combatant added as typical takes where none is given (the page shows them)."""
-    ruling = rulings.get(opencore.TYPICAL_RULING)
-    words = ", ".join(opencore.score_words(opencore.TYPICAL))
-    return {"scores": dict(opencore.TYPICAL), "words": words, "ruling": {"id": ruling.id, "title": ruling.title},
-            "text": f"{ruling.title}: {words}"}
+def typical_scores(
+    *, rules: Annotated[Literal["opencore", "cyno"], Arg("the rule set of the encounter")] = "opencore",
+) -> Result:
+    """The scores (and weapon) a combatant added as typical takes where none is given (the page shows them)."""
+    system = opencore if rules == "opencore" else cyno
+    weapon = opencore.HAND_TO_HAND if rules == "opencore" else cyno.TYPICAL_WEAPON
+    ruling = rulings.get(system.TYPICAL_RULING)
+    words = ", ".join(system.score_words(system.TYPICAL)) + ("" if rules == "opencore" else f", weapon {weapon}")
+    return {"rules": rules, "scores": dict(system.TYPICAL), "weapon": weapon, "words": words,
+            "ruling": {"id": ruling.id, "title": ruling.title}, "text": f"{ruling.title}: {words}"}
 
 
 def _score_fields(known: dict[str, bool]) -> dict[str, str]:

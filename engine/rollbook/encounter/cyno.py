@@ -18,6 +18,25 @@ from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, che
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, cyno, rank_with_rerolls, roll_off, roll_total
 
+# Ruling cyno-typical-combatant: a combatant added as typical, where a score or the weapon is not given.
+TYPICAL_RULING = "cyno-typical-combatant"
+TYPICAL = {"reflex": 10, "coordination": 10, "stress": 10, "actions": 2, "dp": 20}
+TYPICAL_WEAPON = "1d6"
+SCORE_WORDS = {"dp": "DP"}
+
+
+def score_words(scores: dict[str, int]) -> list[str]:
+    return turns.score_words(scores, SCORE_WORDS)
+
+
+def typical(given: dict[str, int], weapon: str | None) -> tuple[dict[str, int], str, str]:
+    """``given`` with a typical combatant's scores where it has none, the weapon's damage (the
+    typical one when none is given), and the words that say what was filled."""
+    scores, note = turns.typical(given, TYPICAL, SCORE_WORDS, TYPICAL_RULING,
+                                 also=() if weapon is not None else (f"weapon {TYPICAL_WEAPON}",))
+    return scores, TYPICAL_WEAPON if weapon is None else weapon, note
+
+
 SCORES = {"reflex": True, "coordination": True, "stress": True, "actions": True, "dp": True,
           "dp_max": False, "weaponry_skill": False, "hand_to_hand_skill": False}
 

@@ -57,16 +57,12 @@ SCORE_WORDS = {"con": "CON", "dex": "DEX", "str": "STR", "hp": "HP", "attack_ski
 
 
 def score_words(scores: dict[str, int]) -> list[str]:
-    return [f"{SCORE_WORDS.get(name, name)} {value}" for name, value in scores.items()]
+    return turns.score_words(scores, SCORE_WORDS)
 
 
 def typical(given: dict[str, int]) -> tuple[dict[str, int], str]:
     """``given`` with a typical combatant's scores where it has none, and the words that say which."""
-    have = {name.lower() for name in given}
-    filled = {name: value for name, value in TYPICAL.items() if name not in have}
-    if not filled:
-        return given, ""
-    return {**filled, **given}, f"; {', '.join(score_words(filled))} ({rulings.get(TYPICAL_RULING).title})"
+    return turns.typical(given, TYPICAL, SCORE_WORDS, TYPICAL_RULING)
 
 
 SCORES = {"con": True, "dex": True, "hp": True, "attack_skill": True, "defense_skill": True,

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rollbook import rulings
 from rollbook.encounter.shape import (
     EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect,
 )
@@ -246,3 +247,20 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
 def not_started(enc: Encounter, what: str) -> None:
     if enc["turn"] is None:
         raise RollbookError(f"{what} needs someone's turn", hint="start the round first (next turn)")
+
+
+def typical(given: dict[str, int], scores: dict[str, int], words: dict[str, str], ruling: str,
+            also: tuple[str, ...] = ()) -> tuple[dict[str, int], str]:
+    """``given`` with a typical combatant's ``scores`` where it has none (ruling ``ruling``), and the
+    words that say which were filled (``words``: a score's name as a player reads it; ``also``: the
+    words for anything else filled, such as a weapon)."""
+    have = {name.lower() for name in given}
+    filled = {name: value for name, value in scores.items() if name not in have}
+    said = [*score_words(filled, words), *also]
+    if not said:
+        return given, ""
+    return {**filled, **given}, f"; {', '.join(said)} ({rulings.get(ruling).title})"
+
+
+def score_words(scores: dict[str, int], words: dict[str, str]) -> list[str]:
+    return [f"{words.get(name, name.replace('_', ' '))} {value}" for name, value in scores.items()]

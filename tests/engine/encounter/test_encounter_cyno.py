@@ -202,3 +202,19 @@ def test_a_missile_volley_takes_no_bonuses_all_missiles_do_damage_and_five_canno
                                    seed=seed)["events"] if e["kind"] == "damage")["dp"] for seed in range(1, 9)]
     assert min(dealt) >= 10 and max(dealt) > 12
     assert "takes no bonuses" in refused("strike", encounter=enc, attacker="p1", target="g1", volley=3, aim=1)
+
+
+def test_a_typical_cyno_foe_takes_the_rulings_values_where_none_are_given() -> None:
+    # ruling cyno-typical-combatant: the page's one-tap "A typical foe" for Cyno
+    enc = call("start", rules="cyno")["encounter"]
+    added = call("add", encounter=enc, name="Ganger", side="gang", typical=True)
+    ganger = added["encounter"]["combatants"][0]
+    typical = call("typical", rules="cyno")
+    assert {k: ganger[k] for k in typical["scores"]} == typical["scores"] == {
+        "reflex": 10, "coordination": 10, "stress": 10, "actions": 2, "dp": 20}
+    assert ganger["weapon_damage"] == typical["weapon"] == "1d6" and ganger["weaponry_skill"] is None
+    assert added["text"].endswith(f"weapon 1d6 ({typical['ruling']['title']})")
+    # what is given stays; only the rest is the ruling's
+    given = call("add", encounter=enc, name="Boss", side="gang", typical=True, weapon="2d6", score={"dp": 40})["encounter"]
+    assert (given["combatants"][0]["dp"], given["combatants"][0]["weapon_damage"], given["combatants"][0]["reflex"]) == (40, "2d6", 10)
+    assert call("typical")["rules"] == "opencore"  # the default: the page's OpenCore placeholders

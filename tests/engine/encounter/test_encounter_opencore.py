@@ -304,8 +304,7 @@ def test_a_typical_foe_takes_the_rulings_scores_where_none_is_given():
     shown = call("typical")
     assert shown["scores"] == {"con": 50, "dex": 50, "str": 50, "hp": 13, "attack_skill": 50, "defense_skill": 50}
     assert shown["ruling"] == {"id": "opencore-typical-combatant", "title": "A typical foe has 50 in every score and 13 HP"}
-    cyno = call("start", rules="cyno")["encounter"]
-    assert "OpenCore" in refused("add", encounter=cyno, name="Sid", side="gang", typical=True, weapon="1d6")
+    # (Cyno's typical foe follows its own ruling: test_encounter_cyno.py)
 
 
 def test_a_second_combatant_of_the_same_name_is_numbered():
