@@ -185,6 +185,11 @@ class Options:
 DEFAULT = Options()
 
 
+def _source(line: str) -> str:
+    """A chart line as a modifier's source, shown in brackets inside a sentence: no full stop of its own."""
+    return line.removesuffix(".")
+
+
 def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | None = None,
                      conditions: Iterable[str] = (), damage_lost: int = 0, aim_actions: int = 0,
                      rocket: bool = False, options: Options = DEFAULT) -> tuple[StrikeModifier, ...]:
@@ -194,7 +199,7 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
         out.append(StrikeModifier(f"coordination {coordination}", coordination_modifier(coordination)))
     if weaponry_skill is not None:  # left out: no line, +0 (ruling cyno-weaponry-skill-left-out)
         line = weaponry_skill_line(weaponry_skill)
-        out.append(StrikeModifier(tables.strike_condition(line), line["modifier"]))
+        out.append(StrikeModifier(_source(tables.strike_condition(line)), line["modifier"]))
     known = condition_rows()
     groups: dict[str, str] = {}
     for condition in dict.fromkeys(conditions):
@@ -209,7 +214,7 @@ def strike_modifiers(*, coordination: int | None = None, weaponry_skill: int | N
                                     hint=f"choose one {row['group']} line ({rulings.named(ruling)})",
                                     fields=("conditions",))
             groups[row["group"]] = condition
-        out.append(StrikeModifier(row["condition"], row["modifier"]))
+        out.append(StrikeModifier(_source(row["condition"]), row["modifier"]))
     if damage_lost < 0:
         raise RollbookError(f"damage lost cannot be negative ({damage_lost})", fields=("damage_lost",))
     line = damage_lost_line()

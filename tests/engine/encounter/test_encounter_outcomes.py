@@ -90,3 +90,15 @@ def test_the_round_end_says_bleeding_and_effects_that_ended_and_nothing_else() -
     assert said.get("p1", "").startswith("1 HP lost, ")
     assert "o1" not in said
     assert call("show", encounter=enc)["outcomes"] == []
+
+
+def test_a_strikes_modifiers_read_as_a_sentence_with_no_stray_full_stop() -> None:
+    enc = call("start", rules="cyno")["encounter"]
+    for name, side in (("Ace", "crew"), ("Ganger", "gang")):
+        enc = step(enc, "add", name=name, side=side, typical=True, score={"weaponry_skill": 40})
+    enc = turn_of(enc, "c1", c1=3, g1=1)
+    answer = call("strike", encounter=enc, attacker="c1", target="g1", roll=8, condition=["half-cover"])
+    text = answer["events"][0]["text"]
+    assert text.startswith("Ace strikes Ganger: 8 +0 (coordination 10) -1 (Weaponry skill lower than 51%) "
+                           "-2 (Half of the target is behind cover) = 4"), text
+    assert ".)" not in text
