@@ -99,6 +99,6 @@ def test_a_strikes_modifiers_read_as_a_sentence_with_no_stray_full_stop() -> Non
     enc = turn_of(enc, "c1", c1=3, g1=1)
     answer = call("strike", encounter=enc, attacker="c1", target="g1", roll=8, condition=["half-cover"])
     text = answer["events"][0]["text"]
-    assert text.startswith("Ace strikes Ganger: 8 +0 (coordination 10) -1 (Weaponry skill lower than 51%) "
+    assert text.startswith("Ace strikes Ganger: 8 +0 (coordination 10) -2 (Weaponry skill lower than 41%) "
                            "-2 (Half of the target is behind cover) = 4"), text
     assert ".)" not in text
