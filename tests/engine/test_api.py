@@ -66,7 +66,7 @@ def test_cli_prints_the_text_field_without_json(echo, capsys):
         ({"word": "slush", "count": 1}, "word", "choose one of: slash, burn, not “slush”"),
         ({"word": "slash", "count": "2"}, "count", "enter a whole number, such as 40, not “2”"),
         ({"word": "slash", "count": True}, "count", "enter a whole number, such as 40"),
-        ({"word": "slash"}, "count", "needed"),
+        ({"word": "slash"}, "count", "enter a whole number, such as 40"),
         ({"word": "slash", "count": 1, "cuont": 1}, "cuont", "is not asked for here"),
         ({"word": "slash", "count": 1, "tags": "a"}, "tags", "enter one or more values, not “a”"),
         ({"word": "slash", "count": 1, "seed": 1.5}, "seed", "enter a whole number, such as 40, not 1.5"),

@@ -20,8 +20,10 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import re
 import typing
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Annotated, Any, Callable, Literal, get_args, get_origin
 
 from rollbook.dice.errors import DiceError
@@ -41,6 +43,9 @@ class Arg:
     help: str
     metavar: str | None = None
     flag: str | None = None  # the CLI option, when not the parameter's name: "--var" for "vars"
+    # what to enter when a required one is missing, read after the field's label on a page:
+    # "the Difficulty Class the roll must reach, such as 15" ("DC: enter the Difficulty Class …")
+    ask: str | None = None
     file: bool = False  # a JSON object that the CLI reads from a file (FILE, or '-' for standard input)
     dice: bool = False  # a dice expression: a dice error without fields is about this argument
 
@@ -56,6 +61,7 @@ class Param:
     keyed: bool  # dict[str, kind]: a JSON object, NAME=VALUE on the CLI
     choices: tuple[Any, ...] | None
     help: str
+    ask: str | None  # see Arg.ask
     metavar: str
     flag: str
     file: bool  # a JSON object (dict[str, Any]); on the CLI a JSON file
@@ -136,6 +142,7 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
                 keyed=keyed,
                 choices=choices,
                 help=arg.help,
+                ask=arg.ask,
                 metavar=arg.metavar or p.name.upper(),
                 flag=arg.flag or "--" + p.name.replace("_", "-"),
                 file=arg.file,
@@ -181,7 +188,7 @@ def run(name: str, args: dict[str, Any]) -> Result:
     for p in cmd.params:
         if p.name not in args or args[p.name] is None:
             if p.required:
-                raise RollbookError(f"needed: {p.help}" if p.help else "needed", fields=(p.name,))
+                raise RollbookError(_missing(p), fields=(p.name,))
             continue
         kwargs[p.name] = _checked(p, args[p.name])
     if cmd.random:
@@ -208,6 +215,26 @@ def _dice_fields(cmd: Command, error: DiceError) -> tuple[str, ...]:
 # what to enter, by parameter kind (the one whole-object argument, dict, is an encounter)
 _EXAMPLES: dict[type, str] = {int: "a whole number, such as 40", float: "a number, such as 2.5", str: "text",
                               bool: "yes or no", dict: "an encounter"}
+
+
+def _missing(p: Param) -> str:
+    """What to enter in a required field left empty, read after its label: "DC: enter the
+    Difficulty Class the roll must reach, such as 15" (not the CLI's help for the argument)."""
+    if p.ask:
+        return f"enter {p.ask}"
+    if p.choices is not None:
+        return "choose one of: " + ", ".join(map(str, p.choices))
+    if p.kind is not str and p.kind in _EXAMPLES:
+        return f"enter {_EXAMPLES[p.kind]}"
+    what = re.sub(r"\s*\([^()]*\)$", "", p.help)  # "which combatant (by its id)": the remark is the CLI's
+    if not what:
+        return "enter a value"
+    return f"{'choose' if what.startswith('which ') else 'enter'} {what}"
+
+
+def percent(p: Fraction) -> str:
+    """A chance as a player reads it: 3/8 -> "37.5%", 1 -> "100%", 1/3 -> "33.33%"."""
+    return f"{float(p) * 100:.4g}%"
 
 
 def _wanted(kind: type, value: Any) -> str:

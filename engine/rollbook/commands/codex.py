@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Annotated, Literal
 
 from rollbook import rulings
-from rollbook.commands import Arg, Result, command
+from rollbook.commands import Arg, Result, command, percent
 from rollbook.errors import about
 from rollbook.systems import codex, parse_number
 
@@ -16,19 +15,19 @@ CheckRulings = Annotated[list[str] | None, Arg("a ruling's alternative, by the r
 CHECK_RULINGS = ("impossible_fails", "take_conditions")  # the rulings a check switches
 
 
+Modifier = Annotated[int, Arg("the skill modifier added to the d20", ask="the skill modifier added to the d20, such as 3")]
+DC = Annotated[int, Arg("the Difficulty Class to equal or exceed", ask="the Difficulty Class the roll must reach, such as 15")]
+
+
 def _ranks(ranks: tuple[codex.RankChance, ...]) -> list[Result]:
     return [{"rank": r.rank, "chance": str(r.chance), "or_more": r.or_more} for r in ranks]
-
-
-def _percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.4g}%"
 
 
 @command("codex check")
 def check(
     *,
-    modifier: Annotated[int, Arg("the skill modifier added to the d20")],
-    dc: Annotated[int, Arg("the Difficulty Class to equal or exceed")],
+    modifier: Modifier,
+    dc: DC,
     take: Annotated[Literal["10", "10+", "20"] | None, Arg("take 10, 10+ or 20 instead of a plain roll")] = None,
     rolls: Annotated[list[int] | None, Arg("the d20s rolled, in order (repeat for open-ended dice); rolled when left out", metavar="D20")] = None,
     automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
@@ -66,7 +65,7 @@ def check(
         elif result.failure_rank:
             outcome += f", rank {result.failure_rank}"
         text = f"{how} {modifier:+d} = {result.total} vs DC {dc}: {outcome}"
-    text += f" (chance of success {odds.success} = {_percent(odds.success)})"
+    text += f" (chance of success {odds.success} = {percent(odds.success)})"
     if result.impossible_on_20 and not result.automatic:
         text += "; a natural 20 alone could not succeed: the GM may rule automatic failure"
     if result.outcome in ("total success", "total failure"):
@@ -125,7 +124,7 @@ def dc(complexity: Annotated[str, Arg("the task's complexity, such as tough or n
 
 @command("codex round")
 def round_(
-    value: Annotated[str, Arg("a number or fraction, e.g. 7/2 or 3.5", metavar="VALUE")],
+    value: Annotated[str, Arg("a number or fraction, e.g. 7/2 or 3.5", metavar="VALUE", ask="a number or fraction, such as 7/2 or 3.5")],
     *,
     damage: Annotated[bool, Arg("a damage roll: the result is at least 1")] = False,
 ) -> Result:
@@ -138,7 +137,8 @@ def round_(
 @command("codex multiply")
 def multiply(
     *,
-    by: Annotated[list[str], Arg("a multiplier (one for each), such as 2 and 2", metavar="MULTIPLIER")],
+    by: Annotated[list[str], Arg("a multiplier (one for each), such as 2 and 2", metavar="MULTIPLIER",
+                                   ask="the multipliers, such as 2 and 2")],
     value: Annotated[str | None, Arg("the number multiplied (rounded down)")] = None,
     real_world: Annotated[bool, Arg("a real-world value (weight, distance): multiply normally")] = False,
 ) -> Result:
@@ -158,8 +158,8 @@ def multiply(
 @command("codex odds")
 def odds(
     *,
-    modifier: Annotated[int, Arg("the skill modifier added to the d20")],
-    dc: Annotated[int, Arg("the Difficulty Class to equal or exceed")],
+    modifier: Modifier,
+    dc: DC,
     take: Annotated[Literal["10", "10+", "20"] | None, Arg("take 10, 10+ or 20 instead of a plain roll")] = None,
 ) -> Result:
     """The exact chance of every outcome of a check, before rolling it."""
@@ -169,4 +169,4 @@ def odds(
             "can_succeed_automatically": codex.can_succeed_automatically(modifier, dc),
             "impossible_on_20": codex.impossible_on_20(modifier, dc),
             "text": f"Modifier {modifier:+d} vs DC {dc}{how}: chance of success {chances.success} = "
-                    f"{_percent(chances.success)}"}
+                    f"{percent(chances.success)}"}

@@ -14,7 +14,8 @@ from rollbook.errors import RollbookError, about
 from rollbook.systems import check_range, cyno, given_or_rolled, parse_number, roll_off
 
 Level = Annotated[str, Arg("damage-rating level: a prefix symbol (da, h, k, k+1, M, ...: m is milli, M mega; none "
-                          "for DP) or a name (kilo, Kilo+1, in any case)", metavar="LEVEL")]
+                          "for DP) or a name (kilo, Kilo+1, in any case)", metavar="LEVEL",
+                          ask="a damage-rating level, such as DP, k or kilo")]
 AimLines = Annotated[Literal["natural", "aimed"], Arg("ruling cyno-aim-and-natural-lines: 'aimed' lets aiming raise the roll the automatic miss/hit and critical lines read")]
 TargetSize = Annotated[Literal["one", "both"], Arg("ruling cyno-large-and-small-target: 'both' lets large and small target apply together")]
 ImpossibleDodge = Annotated[Literal["costs-action", "free"], Arg("ruling cyno-impossible-dodge: 'free' when a dodge the rules rule out costs no action")]
@@ -26,7 +27,8 @@ Unaware = Annotated[bool, Arg("the character does not know he/she is being attac
 @command("cyno initiative")
 def initiative(
     *,
-    combatants: Annotated[int, Arg("player and non-player characters together")],
+    combatants: Annotated[int, Arg("player and non-player characters together",
+                                          ask="how many fight, player and non-player characters together, such as 5")],
     reflex: Annotated[list[int] | None, Arg("roll for a character with this reflex (repeat per character)", metavar="REFLEX")] = None,
     rng: random.Random,
 ) -> Result:
@@ -51,8 +53,10 @@ def initiative(
 @command("cyno hold-back")
 def hold_back(
     *,
-    stress: Annotated[int, Arg("the stress attribute of the character holding back")],
-    other_stress: Annotated[int, Arg("the stress attribute of the other character")],
+    stress: Annotated[int, Arg("the stress attribute of the character holding back",
+                                      ask="the stress of the character holding back, such as 12")],
+    other_stress: Annotated[int, Arg("the stress attribute of the other character",
+                                            ask="the other character's stress, such as 10")],
     roll: Annotated[int | None, Arg("the first character's d20 (rolled when left out)")] = None,
     other_roll: Annotated[int | None, Arg("the other character's d20 (rolled when left out)")] = None,
     rng: random.Random,
@@ -126,7 +130,7 @@ def strike(
     exact = None
     if aim and result.hit and skill is not None:  # an aimed hit strikes a chosen location: exactly, or close
         exact = cyno.exact_location(skill, given_or_rolled(location_roll, "1d100", rng))
-    parts = " ".join(f"{m.modifier:+d} ({m.source})" for m in result.modifiers)
+    parts = " ".join(f"{m.modifier:+d} ({_clause(m.source)})" for m in result.modifiers)
     verdict = ("critical hit" if result.critical else "hit") if result.hit else "miss"
     text = f"Strike {result.roll}{' ' + parts if parts else ''} = {result.total}: {verdict} ({result.reason})"
     if dealt is not None:
@@ -152,6 +156,11 @@ def _damage_dealt(damage: str, strike: cyno.Strike, rng: random.Random) -> tuple
     return (cyno.critical_damage(amount) if strike.critical else amount), (None if damage.strip().isdigit() else rolled.text)
 
 
+def _clause(sentence: str) -> str:
+    """A chart's sentence inside a line: "+1 (Weaponry skill between 61 & 70%)", not "70%.)"."""
+    return sentence.rstrip(".")
+
+
 def _defense_json(result: cyno.Defense, reflex_given: bool = True) -> Result:
     verdict = ("succeeds" if result.success else "fails") if result.allowed else "is not allowed"
     # a d20 defense adds the reflex modifier: without a reflex it is counted as 10 (+0), and says so
@@ -160,14 +169,15 @@ def _defense_json(result: cyno.Defense, reflex_given: bool = True) -> Result:
             "actions_spent": result.actions_spent,
             "roll": result.roll, "modifier": result.modifier, "total": result.total,
             "percentile": result.percentile, "reason": result.reason + unknown,
-            "text": f"{result.action.capitalize()} {verdict}: {result.reason}{unknown} ({result.actions_spent} action"
+            "text": f"{result.action.capitalize()} {verdict}: {_clause(result.reason)}{unknown} ({result.actions_spent} action"
                     f"{'' if result.actions_spent == 1 else 's'})"}
 
 
 @command("cyno dodge")
 def dodge(
     *,
-    strike: Annotated[int, Arg("the strike roll's final result to equal or beat")],
+    strike: Annotated[int, Arg("the strike roll's final result to equal or beat",
+                                      ask="the strike roll's final result, such as 14")],
     reflex: Annotated[int | None, Arg("the defender's reflex (+1 per 3 over 12, -1 per 2 under 9)")] = None,
     bonus: Annotated[int, Arg("any other bonus or penalty")] = 0,
     roll: Annotated[int | None, Arg("the d20 (rolled when left out)")] = None,
@@ -204,7 +214,8 @@ def dodge(
 @command("cyno parry")
 def parry(
     *,
-    strike: Annotated[int, Arg("the strike roll's final result to equal or beat")],
+    strike: Annotated[int, Arg("the strike roll's final result to equal or beat",
+                                      ask="the strike roll's final result, such as 14")],
     reflex: Annotated[int | None, Arg("the defender's reflex, for a parry rolled like a dodge")] = None,
     bonus: Annotated[int, Arg("any other bonus or penalty")] = 0,
     roll: Annotated[int | None, Arg("the d20 (rolled when left out)")] = None,
@@ -249,7 +260,8 @@ def parry(
 
 @command("cyno damage")
 def damage(
-    amount: Annotated[int, Arg("damage points rolled, in the weapon's units", metavar="AMOUNT")],
+    amount: Annotated[int, Arg("damage points rolled, in the weapon's units", metavar="AMOUNT",
+                                      ask="the damage points rolled, such as 12")],
     *,
     weapon_level: Level,
     target_level: Level,
@@ -279,7 +291,8 @@ def levels() -> Result:
 
 @command("cyno convert")
 def convert(
-    amount: Annotated[str, Arg("damage points, e.g. 5 or 2.5", metavar="AMOUNT")],
+    amount: Annotated[str, Arg("damage points, e.g. 5 or 2.5", metavar="AMOUNT",
+                                      ask="the damage points, such as 5 or 2.5")],
     *,
     from_level: Level,
     to_level: Level,

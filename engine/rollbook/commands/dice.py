@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 from typing import Annotated, Sequence
 
-from rollbook.commands import Arg, Result, command
+from rollbook.commands import Arg, Result, command, percent
 from rollbook.dice import Budget, canonical, distribution, limits, parse, plan, roll
 from rollbook.dice.exact import total_order
 from rollbook.dice.functions import tidy
@@ -15,7 +15,8 @@ from rollbook.dice.results import json_number
 from rollbook.dice.tree import Value
 from rollbook.errors import LimitError, RollbookError
 
-EXPRESSION = Arg("a dice expression, such as 4d6kh3, 1d20+5 or d%", metavar="EXPR", dice=True)
+EXPRESSION = Arg("a dice expression, such as 4d6kh3, 1d20+5 or d%", metavar="EXPR", dice=True,
+                 ask="the dice to roll, such as 2d6, 1d20+5 or 4d6kh3")
 VALUES = Arg("a value for a name in the expression, such as STR=3 for 2d10+STR (one for each name; "
              "names are letters, matched whatever their case)", metavar="NAME=VALUE", flag="--var")
 TABLE_ROWS = 60  # outcomes listed in the text; the distribution always has them all
@@ -95,9 +96,9 @@ def prob_command(
         result[f"p_{name}"] = str(p)
         result[f"p_{name}_max"] = str(p_max)  # the same unless the residual (a cut chain's tail) may count
         if p_max == p:
-            lines.append(f"P(total {symbol} {target}) = {p} ≈ {_percent(p)}")
+            lines.append(f"P(total {symbol} {target}) = {p} ≈ {percent(p)}")
         else:
-            lines.append(f"P(total {symbol} {target}) is between {p} and {p_max} ≈ {_percent(p)} "
+            lines.append(f"P(total {symbol} {target}) is between {p} and {p_max} ≈ {percent(p)} "
                          "(the residual left out may count or not)")
     rows = list(probabilities.items())
     width = max(len(number_text(v)) for v, _ in rows)
@@ -105,7 +106,7 @@ def prob_command(
     shown = rows if len(rows) <= TABLE_ROWS else _around_mean(rows, dist.mean)
     for v, p in shown:
         bar = "█" * round(30 * p / peak)
-        lines.append(f"{number_text(v):>{width}}  {_percent(p):>9}  {bar}")
+        lines.append(f"{number_text(v):>{width}}  {percent(p):>9}  {bar}")
     if len(shown) < len(rows):
         lines.append(f"({len(rows) - len(shown):,} rarer totals not shown; the distribution lists them all)")
     result["text"] = "\n".join(lines)
@@ -166,15 +167,15 @@ def _estimate(expression: str, times: int, at_least: int | None, at_most: int | 
         p = Fraction(hits, rolled)
         result[name] = target
         result[f"p_{name}"] = result[f"p_{name}_max"] = str(p)
-        lines.append(f"P(total {symbol} {target}) ≈ {_percent(p)} ± {margin * 100:.2g} points (estimated)")
+        lines.append(f"P(total {symbol} {target}) ≈ {percent(p)} ± {margin * 100:.2g} points (estimated)")
     ranges = _ranges(counts, totals, rolled)
     if ranges:  # many totals, each seen a few times: their shares by range say more
         result["ranges"] = [{"from": a, "to": b, "share": str(share)} for a, b, share in ranges]
         for a, b, share in ranges:
-            lines.append(f"{a:>8} to {b:<8}  {_percent(share):>9}")
+            lines.append(f"{a:>8} to {b:<8}  {percent(share):>9}")
     else:
         for v in totals:
-            lines.append(f"{number_text(v):>8}  {_percent(Fraction(counts[v], rolled)):>9}")
+            lines.append(f"{number_text(v):>8}  {percent(Fraction(counts[v], rolled)):>9}")
     result["text"] = "\n".join(lines)
     return result
 
@@ -201,10 +202,6 @@ def _ranges(counts: dict[Value, int], totals: list[Value], rolled: int) -> list[
 
 def _canonical(expression: str, vars: dict[str, int] | None) -> str:
     return canonical(parse(expression, vars))
-
-
-def _percent(p: Fraction) -> str:
-    return f"{float(p) * 100:.4g}%"
 
 
 def _around_mean(rows: Sequence[tuple[Value, Fraction]], mean: float) -> list[tuple[Value, Fraction]]:

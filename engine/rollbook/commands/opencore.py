@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal, cast
 
 from rollbook import rulings, tables
-from rollbook.commands import Arg, Result, command
+from rollbook.commands import Arg, Result, command, percent
 from rollbook.dice import parse as dice_parse
 from rollbook.dice.checks import check as dice_bounds
 from rollbook.errors import RollbookError, about, quoted
@@ -83,12 +83,13 @@ def character(
                for kind, c in checks.items()}
     lines = [" ".join(f"{code} {value}" for code, value in hero.abilities.items())]
     if hero.abilities["COM"] != hero.rolled["COM"]:
-        lines.append(f"COM {hero.rolled['COM']} -> {hero.abilities['COM']} (CHA {hero.abilities['CHA']})")
+        lines.append(f"COM {hero.rolled['COM']} → {hero.abilities['COM']} (CHA {hero.abilities['CHA']})")
     lines.append(" ".join(f"{code} {value}" for code, value in hero.composites.items()))
     rolled_hp = hero.hp_roll - hero.abilities["CON"]
     at_least = "" if rolled_hp == hero.hp else f" = {rolled_hp}, at least 1"  # ruling opencore-hp-minimum
     lines.append(f"HP {hero.hp} (1d100 - CON = {hero.hp_roll} - {hero.abilities['CON']}{at_least})")
-    lines += [f"{c.rule.name}: {c.rule.describe()} ({c.target}), chance {c.chance}" for c in checks.values()]
+    lines += [f"{c.rule.name}: {c.rule.describe()} ({c.target}), chance of success {percent(c.chance)}"
+              for c in checks.values()]
     return {
         "abilities": dict(hero.abilities),
         "rolled": dict(hero.rolled),
@@ -109,7 +110,8 @@ def check(
     kind: Annotated[Literal["physical-toughness", "reflex", "willpower", "awareness", "concentration", "perception"],
                     Arg("the saving throw or check", metavar="KIND")],
     *,
-    scores: Annotated[str, Arg("the abilities it needs, e.g. STR=76,DEX=80,AGL=21,CON=32", metavar="SCORES")],
+    scores: Annotated[str, Arg("the abilities it needs, e.g. STR=76,DEX=80,AGL=21,CON=32", metavar="SCORES",
+                                   ask="the abilities it needs, such as STR=76,DEX=80,AGL=21,CON=32")],
     roll: Annotated[int | None, Arg("the 1d100 (rolled when left out)")] = None,
     save_direction: SaveDirection = None,
     willpower_composite: WillpowerComposite = None,
@@ -128,8 +130,10 @@ def check(
     with about("scores"):
         result = opencore.check(kind, abilities, _d100(roll, "the roll", rng, "roll"), options)
     verdict = "success" if result.success else "failure"
-    text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}"
-            f"{f' -> {result.result}' if result.rule.subtract else ''}: {verdict} (chance {result.chance})")
+    # the roll, the ability it loses and what is left to compare (a save's -94 is that, not a margin)
+    taken_off = f" - {result.rule.subtract} {result.roll - result.result} = {result.result}" if result.rule.subtract else ""
+    text = (f"{result.rule.name}: {result.rule.describe()} ({result.target}): rolled {result.roll}{taken_off}: "
+            f"{verdict} (chance of success {percent(result.chance)})")
     zero = opencore.zero_scores(abilities)
     return {"kind": result.rule.kind, "name": result.rule.name, "rule": result.rule.describe(),
             "roll": result.roll, "result": result.result, "target": result.target,
@@ -282,7 +286,7 @@ def attack(
                    else "an unconscious defender is unable to defend, so makes no defense roll")
             raise RollbookError(why, hint=f"leave out: {_words(blocked)}", fields=tuple(blocked))
     elif defense_skill is None:
-        raise RollbookError("needed: the defender's defense skill, such as 30", fields=("defense_skill",))
+        raise RollbookError("enter the defender's defense skill, such as 30", fields=("defense_skill",))
     expression = self_injury_expression = None
     damage_weapon = opencore.HAND_TO_HAND if power == "touch" else weapon
     for name, value in (("attacker_fumble_roll", attacker_fumble_roll), ("defender_fumble_roll", defender_fumble_roll)):
@@ -391,7 +395,7 @@ def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None,
                             fields=("power_score", "attack_skill"))
     if attack_skill is None:
         what = "the Hand-to-Hand skill" if power == "touch" else "the attacker's combat skill"
-        raise RollbookError(f"needed: {what}, such as 40", fields=("attack_skill",))
+        raise RollbookError(f"enter {what}, such as 40", fields=("attack_skill",))
     return attack_skill
 
 
@@ -460,8 +464,8 @@ def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, d
     if result.defender_fumbled:
         fumbles["defender"] = _fumble_json("defender", _d100(fumble_rolls["defender"], "the Fumble Chart roll", rng))
     against = ("an unconscious defender" if result.defense_roll is None
-               else f"defense {result.defense_roll} -> {result.defense_total}")
-    lines = [f"Attack {result.attack_roll} -> {result.attack_total} vs {against}: "
+               else f"defense {result.defense_roll} → {result.defense_total}")
+    lines = [f"Attack {result.attack_roll} → {result.attack_total} vs {against}: "
              f"{'hit' if result.hit else 'miss'} ({result.reason})"]
     lines += [f"Fumble ({side}, {f['roll']}): {f['effect']}" for side, f in fumbles.items()]
     out: Result = {
@@ -500,8 +504,8 @@ def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, p
                bleeding=result.bleeding)
     if critical is not None:
         out["critical_hit"] = _critical_json(critical, attack_roll)
-        out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n+{critical.extra_damage} damage to HP: "
-                       f"{result.hp} HP: {result.state}"
+        extra = f"+{critical.extra_damage} damage to HP: " if critical.extra_damage else ""  # the critical said "no extra damage"
+        out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n{extra}{result.hp} HP: {result.state}"
                        + ("" if result.state == "dead" else losing(result.bleeding, result.effects.hp_per_round)))
     return out
 
@@ -523,7 +527,7 @@ def _check_damage_roll(value: int, expression: str) -> None:
 
 @command("opencore weapon")
 def weapon(
-    name: Annotated[str, Arg("weapon class, such as Sword or Assault Rifle", metavar="WEAPON")],
+    name: Annotated[str, Arg("weapon class, such as Sword or Assault Rifle", ask="a weapon class, such as Sword or Assault Rifle", metavar="WEAPON")],
     *,
     mode: Annotated[str | None, Arg("Assault Rifle mode: single, burst or full auto")] = None,
     strength: Annotated[int | None, Arg("the attacker's STR, for +STR weapons")] = None,
@@ -548,7 +552,8 @@ def weapon(
 @command("opencore initiative")
 def initiative(
     *,
-    dex: Annotated[int, Arg("the character's DEX (0-100; 0 leaves the character unconscious or immobile)")],
+    dex: Annotated[int, Arg("the character's DEX (0-100; 0 leaves the character unconscious or immobile)",
+                                   ask="the character's DEX, such as 80")],
     weapon: Annotated[str | None, Arg("weapon class, for its speed factor")] = None,
     armor: Annotated[str | None, Arg("armor worn, for its initiative penalty")] = None,
     bide: Annotated[bool, Arg("the character used Bide last round: +20")] = False,
@@ -580,7 +585,8 @@ def initiative(
 def party_initiative(
     *,
     character: Annotated[list[str], Arg("one character (repeat): name=Buck,dex=80 and optionally weapon=Sword, "
-                                         "armor=Chain Mail, bide, roll=12", metavar="CHARACTER")],
+                                         "armor=Chain Mail, bide, roll=12", metavar="CHARACTER",
+                                         ask="each character, such as name=Buck,dex=80")],
     dex_modifier: DexModifier = "centred",
     rng: random.Random,
 ) -> Result:
@@ -649,8 +655,9 @@ def _initiative_of(fields: dict[str, str], options: opencore.Options, rng: rando
 @command("opencore successes")
 def successes(
     *,
-    dice: Annotated[str, Arg("the dice rolled, e.g. 5d10", metavar="DICE")],
-    at_least: Annotated[int, Arg("the number a die must reach to count, e.g. 8 for '8 or higher'")],
+    dice: Annotated[str, Arg("the dice rolled, e.g. 5d10", ask="the dice rolled, such as 5d10", metavar="DICE")],
+    at_least: Annotated[int, Arg("the number a die must reach to count, e.g. 8 for '8 or higher'",
+                                       ask="the number a die must reach to count, such as 8")],
     needed: Annotated[int, Arg("how many dice must reach it for the check to succeed")] = 1,
     rolls: Annotated[list[int] | None, Arg("the dice as rolled (repeat); rolled when left out", metavar="DIE")] = None,
     rng: random.Random,
@@ -668,7 +675,7 @@ def successes(
             "at_least": at_least, "needed": needed,
             "successes": result.successes, "success": result.success, "chance": str(result.chance),
             "text": f"{count}d{sides} {', '.join(map(str, result.rolls))}: {result.successes} at {at_least} or higher, "
-                    f"{needed} needed: {verdict} (chance {result.chance})"}
+                    f"{needed} needed: {verdict} (chance of success {percent(result.chance)})"}
 
 
 def _dice_pool(dice: str) -> tuple[int, int]:
@@ -696,10 +703,10 @@ def group_initiative(
 
 @command("opencore damage")
 def damage(
-    amount: Annotated[int, Arg("damage dealt", metavar="AMOUNT")],
+    amount: Annotated[int, Arg("damage dealt", metavar="AMOUNT", ask="the damage dealt, such as 12")],
     *,
-    hp: Annotated[int, Arg("the target's current health points")],
-    con: Annotated[int, Arg("the target's CON (death at -CON; 0 CON is fatal)")],
+    hp: Annotated[int, Arg("the target's current health points", ask="the target's health points, such as 30")],
+    con: Annotated[int, Arg("the target's CON (death at -CON; 0 CON is fatal)", ask="the target's CON, such as 40")],
     armor: Annotated[int, Arg("armor damage rating left")] = 0,
     toughness: Annotated[int, Arg("Toughness left")] = 0,
     power_protection: PowerProtection = 0,
@@ -727,13 +734,18 @@ def losing(bleeding: bool, bloodloss: int) -> str:
                                              " (bloodloss)" if bloodloss else " (bleeding below 0 HP)")
 
 
+def _taken(lost: int, left: int, none: str = "none taken") -> str:
+    """What armor, Toughness or HP took of a hit and has left: "-5 (3 left)", "none taken (0 left)", never "-0"."""
+    return f"{f'-{lost}' if lost else none} ({left} left)"
+
+
 def _damage_json(result: opencore.Damage) -> Result:
     """The fields of a damage answer (``opencore damage``, and an attack's ``wound``)."""
     steps = ["substance flaw, straight to HP:"] if result.substance_flaw else []
     if result.to_power:
         steps.append(f"Power -{result.to_power},")
-    steps.append(f"armor -{result.to_armor} ({result.armor} left), toughness -{result.to_toughness} "
-                 f"({result.toughness} left), HP -{result.to_hp} ({result.hp} left): {result.state}")
+    steps.append(f"armor {_taken(result.to_armor, result.armor)}, toughness {_taken(result.to_toughness, result.toughness)}, "
+                 f"HP {_taken(result.to_hp, result.hp, 'none lost')}: {result.state}")
     return {"damage": result.damage, "to_power": result.to_power, "to_armor": result.to_armor,
             "to_toughness": result.to_toughness, "to_hp": result.to_hp, "armor": result.armor,
             "toughness": result.toughness, "hp": result.hp, "state": result.state, "bleeding": result.bleeding,
@@ -760,7 +772,7 @@ def move(
 @command("opencore mental-power")
 def mental_power(
     *,
-    power: Annotated[int, Arg("the Mental Power's score")],
+    power: Annotated[int, Arg("the Mental Power's score", ask="the Mental Power's score, such as 60")],
     resistance: Annotated[int, Arg("the target's Magic Resistance")] = 0,
 ) -> Result:
     """A Mental Power's effective score: power - magic resistance (0 means no effect)."""
@@ -773,7 +785,8 @@ def mental_power(
 @command("opencore roll-values")
 def roll_values(
     *,
-    scores: Annotated[str, Arg("the character's ability scores, e.g. STR=76,DEX=80,CON=32", metavar="SCORES")],
+    scores: Annotated[str, Arg("the character's ability scores, e.g. STR=76,DEX=80,CON=32", metavar="SCORES",
+                                   ask="the character's ability scores, such as STR=76,DEX=80,CON=32")],
     str_damage: StrDamage = "modifier",
 ) -> Result:
     """The values ability names take in a dice expression (2d10+STR, 1d100-CON) for a character."""

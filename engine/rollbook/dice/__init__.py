@@ -4,7 +4,7 @@
     >>> roll("4d6kh3", random.Random(7)).text        # '4d6kh3 (6, 5, ~~2~~, 4) = 15'
     >>> distribution("2d6").p_at_least(10)            # Fraction(1, 6)
 
-Every bad input raises :class:`DiceError` (a RollbookError) naming the column and what to
+Every bad input raises :class:`DiceError` (a RollbookError) naming the place and what to
 type instead; the grammar is on the site's dice notation page (docs/dice-notation.md).
 """
 

@@ -1,7 +1,8 @@
 """Dice notation to syntax tree: a hand-written recursive-descent parser.
 
 It reads characters directly (no token list), so every error knows its column and says what
-was expected there ("column 3: expected a number of sides after 'd'"). Nesting is capped
+was expected there ("at the 6th character, expected a number, dice or '(' after '+', found '*'"; the
+API error keeps the column for the page's caret). Nesting is capped
 before Python's own recursion limit can be reached, so no input raises RecursionError.
 The grammar is documented, in EBNF, in docs/dice-notation.md.
 """
@@ -16,7 +17,7 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from rollbook.dice import limits
-from rollbook.dice.errors import DiceError, DiceSyntaxError
+from rollbook.dice.errors import DiceError, DiceSyntaxError, place
 from rollbook.errors import quoted
 from rollbook.dice.tree import (
     Chain,
@@ -97,7 +98,9 @@ class _Parser:
 
     def error(self, message: str, column: int | None = None, hint: str | None = None,
               variable: str | None = None) -> DiceSyntaxError:
-        return DiceSyntaxError(message, column=column or self.column(), hint=hint, variable=variable)
+        column = column or self.column()
+        # past the end, "found the end of the expression" says where: no "at the 3rd character" before it
+        return DiceSyntaxError(message, column=column, hint=hint, variable=variable, placed=column <= len(self.text))
 
     def word(self) -> str:
         """The modifier name at the cursor, consumed: the longest one that matches, so that
@@ -175,7 +178,7 @@ class _Parser:
     # --- grammar ----------------------------------------------------------------------------
     def expression(self) -> Expression:
         if not self.text.strip():
-            raise DiceSyntaxError("the expression is empty", column=1, hint=EXAMPLE)
+            raise DiceSyntaxError("the expression is empty", column=1, hint=EXAMPLE, placed=False)
         if self.peek() == "/" and (command := re.match(r"/r(oll)?\b\s*", self.text[self.pos:])):
             rest = self.text[self.pos + command.end():].strip() or "1d20+5"
             raise self.error("Roll20's /roll is not part of the expression", hint=f"leave it out: {rest}")
@@ -301,7 +304,7 @@ class _Parser:
             self.pos += 1
             args.append(self.sum())
         if self.peek() != ")":
-            raise self.error(f"expected ',' or ')' to close {name}( at column {col}, found {_describe(self.peek())}")
+            raise self.error(f"expected ',' or ')' to close {name}( at {place(col)}, found {_describe(self.peek())}")
         self.pos += 1
         self.depth -= 1
         wanted = FUNCTIONS[name].arity
@@ -318,7 +321,7 @@ class _Parser:
         inner = self.sum()
         self.peek()
         if not self.text.startswith(closing, self.pos):
-            raise self.error(f"expected '{closing}' to close the '{opening}' at column {col}, found {_describe(self.peek())}")
+            raise self.error(f"expected '{closing}' to close the '{opening}' at {place(col)}, found {_describe(self.peek())}")
         self.pos += len(closing)
         self.depth -= 1
         return Parens(inner, col)
@@ -500,7 +503,7 @@ class _Parser:
             if len(items) > limits.MAX_GROUP_ITEMS:
                 raise limits.too_many("expressions in one group", limits.MAX_GROUP_ITEMS, column=col)
         if self.peek() != "}":
-            raise self.error(f"expected ',' or '}}' to close the '{{' at column {col}, found {_describe(self.peek())}")
+            raise self.error(f"expected ',' or '}}' to close the '{{' at {place(col)}, found {_describe(self.peek())}")
         self.pos += 1
         self.depth -= 1
         keeps: list[Keep] = []

@@ -204,7 +204,7 @@ MEANINGS = {
                       "tools to open a lock or opened your defense in a combat. The result of a total failure is "
                       "described for most skills."),
 }
-THREATENED = "Distractions or threats (such as combat) make it impossible for a character to take {take}."
+THREATENED = "Distractions or threats (such as combat) make it impossible for a character to take {take}"
 PENALTIES_INCURRED = ("Taking 20 assumes the character fails many times before succeeding: on a skill that carries "
                       "penalties for failure, the character incurs those penalties before completing the task.")
 

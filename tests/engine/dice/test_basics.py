@@ -159,10 +159,12 @@ def test_roll_result_fields():
 
 
 def test_errors_are_rollbook_errors_with_a_column():
-    with pytest.raises(DiceError, match="column 3: expected a number of sides after 'd'"):
+    with pytest.raises(DiceError, match="^expected a number of sides after 'd', found the end") as info:
         roll("1d")
-    with pytest.raises(RollbookError, match="column 5"):
-        distribution("2d6+")
+    assert info.value.column == 3
+    with pytest.raises(RollbookError, match=r"^at the 5th character, expected a number, dice or '\(' after '\+'") as error:
+        distribution("2d6+*")
+    assert isinstance(error.value, DiceError) and error.value.column == 5
 
 
 def test_d20oe_agrees_with_the_codex_rules_closed_form():

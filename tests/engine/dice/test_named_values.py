@@ -51,9 +51,9 @@ def test_an_unknown_name_says_where_and_what_to_pass():
     with pytest.raises(DiceError) as info:
         parse("2d10+STR")
     assert info.value.column == 6
-    assert info.value.message == "column 6: STR has no value"
+    assert info.value.message == "at the 6th character, STR has no value"
     assert info.value.variable == "STR"
-    with pytest.raises(DiceError, match="column 1: DEX has no value"):
+    with pytest.raises(DiceError, match="at the 1st character, DEX has no value"):
         parse("dex+1", {"STR": 1})
 
 
@@ -100,6 +100,6 @@ def test_json_takes_an_object_of_vars():
 def test_api_errors_carry_the_column():
     error = request(expression="2d10+STR")["error"]
     assert error == {"kind": "input", "column": 6, "fields": ["expression", "vars.STR"],
-                     "message": "column 6: STR has no value (give STR a value, or leave it out)"}
+                     "message": "at the 6th character, STR has no value (give STR a value, or leave it out)"}
     assert request(expression="1d")["error"]["column"] == 3
     assert "column" not in request(expression="1d6", count=0)["error"]  # not about a place in the text

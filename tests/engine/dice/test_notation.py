@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rollbook.dice import DiceError, DiceLimitError, DiceSyntaxError, canonical, parse
 from rollbook.dice.parser import parse_tree
+from rollbook.dice.errors import place
 from rollbook.dice.tree import (Chain, Condition, Dice, Explode, Expression, Function, Group, Keep, Negate, Number,
                                 OpenEnded, Parens, Reroll)
 
@@ -80,13 +81,13 @@ def test_precedence():
         ("1d", 3, "expected a number of sides after 'd'"),
         ("1d20+", 6, "after '+'"),
         ("2d6 3", 5, "unexpected '3'"),
-        ("(1d6", 5, "expected ')' to close the '(' at column 1"),
+        ("(1d6", 5, "expected ')' to close the '(' at the 1st character"),
         ("1d6)", 4, "closes no '('"),
         ("4d6x", 4, "unknown modifier 'x'"),
         ("4d6kh3kh1", 7, "a second kh modifier"),
         ("1d20f<3", 5, "'f' counts failures against successes"),
         ("1d20>3f", 8, "expected a face or a comparison after 'f'"),
-        ("{1d6", 5, "to close the '{' at column 1"),
+        ("{1d6", 5, "to close the '{' at the 1st character"),
         ("{1d6}r1", 6, "a group takes keep/drop"),
         ("2d6r<7", 4, "reroll every face"),
         ("1d6!<7", 4, "explode on every roll"),
@@ -97,7 +98,7 @@ def test_precedence():
         ("4d6kh3mt", 7, "'mt' counts the sets among the dice as rolled, so it cannot be combined with keep"),
         ("4d6>3mt", 6, "cannot be combined with a success count"),
         ("4d6!mt", 0, None),  # matches among the exploded dice too, as on Roll20
-        ("[[1d20+5", 9, "expected ']]' to close the '[[' at column 1"),
+        ("[[1d20+5", 9, "expected ']]' to close the '[[' at the 1st character"),
         ("1d20+5 Roll for Initiative", 8, "to label the roll, put # before the words: 1d20+5 # Roll for Initiative"),
         ("/roll 2d6+1", 1, "Roll20's /roll is not part of the expression (leave it out: 2d6+1)"),
         ("4d6mtkh3", 4, "cannot be combined with keep or drop"),
@@ -108,7 +109,7 @@ def test_precedence():
         ("log(1d6-1)", 1, "the value inside log() can be zero or negative"),
         ("floor(1, 2)", 1, "floor takes 1 argument, not 2"),
         ("max(1d6)", 1, "max takes 2 arguments, not 1"),
-        ("max(1d6, 2", 11, "to close max( at column 1"),
+        ("max(1d6, 2", 11, "to close max( at the 1st character"),
         ("(7/2)d6", 1, "the number of dice must be a whole number"),
         ("2d(1d6/2)", 1, "the number of sides must be a whole number"),
         ("2^2000", 2, "an exponent can be at most 1,000"),
@@ -139,15 +140,17 @@ def test_precedence():
         ("4d6kh3kl1", 0, None),
     ],
 )
-def test_errors_name_the_column(text, column, words):
+def test_errors_say_their_place_and_keep_the_column(text, column, words):
     if words is None:  # valid
         parse(text)
         return
     with pytest.raises(DiceError) as info:
         parse(text)
     assert info.value.column == column
-    assert str(info.value).startswith(f"column {column}: ")
-    assert words in str(info.value)
+    # the place in words (the API's column places the page's caret); past the end the words say so
+    said = str(info.value)
+    assert said.startswith(f"at {place(column)}, ") if column <= len(text) else "found the end of the expression" in said
+    assert words in said
 
 
 def test_empty_expression():

@@ -145,7 +145,7 @@ def test_defense_lasts_until_the_defenders_next_action():
     enc = step(enc, "action", who="p1", action="defense")
     enc = step(enc, "next", seed=1)
     answer = call("attack", encounter=enc, attacker="o1", target="p1", attack_roll=50, defense_roll=50, seed=1)
-    assert "defense 50 -> 130" in answer["text"]  # 50 + 40 x 2
+    assert "defense 50 → 130" in answer["text"]  # 50 + 40 x 2
     enc = end_round(answer["encounter"], p1=20, o1=1)
     assert not any(e["kind"] == "defending" for e in who(enc, "p1")["effects"])
 

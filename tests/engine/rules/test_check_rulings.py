@@ -96,7 +96,7 @@ def test_the_cli_takes_the_ruling_by_its_id(capsys: pytest.CaptureFixture[str]) 
     assert shown["perception"]["rule"] == "1d100 at or below PER"
     assert cli.main(["opencore", "check", "reflex", "--scores", BUCK, "--roll", "90", "--ruling",
                      "opencore-save-direction"]) == 0
-    assert "at or above SDAC (52): rolled 90 -> 10: failure" in capsys.readouterr().out
+    assert "at or above SDAC (52): rolled 90 - DEX 80 = 10: failure" in capsys.readouterr().out
     assert cli.main(["opencore", "check", "reflex", "--scores", BUCK, "--save-direction", "over", "--roll", "90"]) == 0
     assert "at or above SDAC" in capsys.readouterr().out  # the named option still works
     assert cli.main(["opencore", "character", "--ruling", "cyno-parry-blows-only"]) == cli.EXIT_BAD_INPUT
