@@ -124,6 +124,31 @@ function scheduleDrawing() {
 
 const INTENT = ["pointerenter", "pointerdown", "focusin"];
 
+/** Whether the reader asked for less motion (the system's setting). */
+function lessMotion() {
+  return globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+/**
+ * Scroll the page as little as it takes to show `element` whole: up to its bottom when it lies
+ * below the screen, never past its top (kept under the sticky header), so an answer taller than the
+ * screen shows its first lines; nothing when it is on screen already. Smooth, unless the reader
+ * asked for less motion. Returns the distance scrolled.
+ */
+export function bringIntoView(element) {
+  const box = element.getBoundingClientRect();
+  if (!box.height) return 0; // not drawn
+  const header = document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
+  const top = Math.max(0, header);
+  const bottom = document.documentElement.clientHeight || globalThis.innerHeight;
+  let by = 0;
+  if (box.bottom > bottom) by = Math.min(box.bottom - bottom, box.top - top); // down, as far as needed
+  else if (box.top < top) by = box.top - top; // up to its top
+  if (by > -1 && by < 1) return 0;
+  globalThis.scrollBy({ top: Math.ceil(Math.abs(by)) * Math.sign(by), behavior: lessMotion() ? "auto" : "smooth" });
+  return by;
+}
+
 /** Call `callback` in a task after the next frame's paint (a task queued from
  *  requestAnimationFrame runs after that frame is painted). */
 function afterPaint(callback) {
@@ -147,6 +172,7 @@ export class RollbookElement extends HTMLElement {
   whole = true;
 
   #stops = [];
+  #inFlight = false;
   #queued = false;
   #afterPaint = false;
   #drawn = false;
@@ -238,6 +264,44 @@ export class RollbookElement extends HTMLElement {
 
   renderNow() {
     render(this.view(), this);
+  }
+
+  /**
+   * A tap's request, taken once: `task` (async: it asks the engine and shows the answer) is not
+   * started again while one is on its way, so a second tap made before the first answer is
+   * shown (a quick double tap, a tap while the engine starts) rolls nothing more; a tap after
+   * the answer is shown is taken. Resolves with what `task` resolves to, or null for a tap not taken.
+   */
+  async once(task) {
+    if (this.#inFlight) return null;
+    this.#inFlight = true;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.#inFlight = false;
+    };
+    try {
+      return await task();
+    } finally {
+      // taken again once the answer is painted (update() draws it in a microtask); a tab out
+      // of view paints nothing, so a timer lets go as well
+      afterPaint(release);
+      setTimeout(release, 250);
+    }
+  }
+
+  /** After a tap: once the answer (`selector`, in this widget) is drawn, scroll the page as
+   *  little as it takes to show it whole (bringIntoView), while the widget is still on screen (a
+   *  reader who scrolled away meanwhile keeps their place). */
+  showAnswer(selector = ".rollbook-answer") {
+    requestAnimationFrame(() => this.revealAnswer(selector));
+  }
+
+  /** showAnswer's scroll, now (for a caller already past the answer's drawing). */
+  revealAnswer(selector = ".rollbook-answer") {
+    const answer = this.querySelector(selector);
+    if (answer && inView(this)) bringIntoView(answer);
   }
 
   /** The line that says the engine is starting (or starting again, after it stopped), or failed

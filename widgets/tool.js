@@ -15,7 +15,9 @@
 //   options" control, grouped by section (a long form stays short on a phone); it opens by itself
 //   when a link fills one of them or the engine's error names one;
 // - a field with `fromActive(character)` starts with the active character's value (kept.js) and
-//   says whose it is; it follows a change of active character until the reader types over it.
+//   says whose it is; it follows a change of active character until the reader types over it;
+// - a field with `remember: true` starts with what the helper was last rolled with on this device
+//   (read from the kept roll log's newest entry for it), so a check again after a reload is one tap.
 //
 // A field is {name, label, kind, …}; `name` is the engine's argument it fills, `args` the other
 // arguments it answers for (an entry "command arg": only in that command's errors, for a chain).
@@ -56,6 +58,36 @@ export async function tableRows(name) {
   return answer.ok ? answer.result.rows : [];
 }
 
+/** Whether `value`, read back from a kept link, is one `field` takes (a whole number for a
+ *  number, one of its options for a choice, short text); anything else is not remembered. */
+function takes(field, value) {
+  if (field.kind === "int") return typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim());
+  if (field.kind === "choice") return field.options.some((option) => option.value === value);
+  if (field.kind === "bool") return typeof value === "boolean";
+  return typeof value === "string" && value.length <= 100 && !/[\u0000-\u001f]/.test(value);
+}
+
+/**
+ * What the helper `tool` was last rolled with on this device: the fields marked `remember`, from
+ * its newest entry in the kept roll log (the inputs are in that entry's link, so nothing is kept
+ * twice, as the roller reads its last expression from the log). The link is read back as
+ * untrusted text (links.js), and a value the field does not take is left out.
+ */
+export function remembered(tool, fields, log) {
+  const kept = fields.filter((f) => f.remember);
+  if (!kept.length) return {};
+  for (let i = log.length - 1; i >= 0; i--) {
+    const link = log[i].link;
+    const at = typeof link === "string" ? link.indexOf("?") : -1;
+    if (at < 0) continue;
+    const query = link.slice(at);
+    if (new URLSearchParams(query).get("tool") !== tool) continue;
+    const { values } = readQuery(Object.fromEntries(kept.map((f) => [f.name, LINKED[f.kind]])), query);
+    return Object.fromEntries(kept.filter((f) => f.name in values && takes(f, values[f.name])).map((f) => [f.name, values[f.name]]));
+  }
+  return {};
+}
+
 export class RollbookTool extends RollbookElement {
   // A subclass sets: static tool ("codex-check", the link's ?tool=), static page ("tools/checks/"),
   // static action (the button: "Roll the check"), and implements fields(), request(values, seed)
@@ -67,7 +99,8 @@ export class RollbookTool extends RollbookElement {
 
   connected() {
     const fields = this.fields();
-    this.values = this.values ?? Object.fromEntries(fields.map((f) => [f.name, f.initial ?? (f.kind === "bool" ? false : "")]));
+    this.values = this.values ?? { ...Object.fromEntries(fields.map((f) => [f.name, f.initial ?? (f.kind === "bool" ? false : "")])),
+      ...remembered(this.constructor.tool, fields, kept.log) };
     this.answer = null; // the engine's response for `asked`
     this.asked = null; // {values, seed, shared}
     this.busy = false;
@@ -133,8 +166,13 @@ export class RollbookTool extends RollbookElement {
   }
 
   /** Ask with the current inputs; `shared`: shown, not logged; `linked`: the inputs came from a
-   *  link; `sameDice`: with the seed it carried (the very dice rolled where it came from). */
-  async run({ seed = newSeed(), shared = false, linked = false, sameDice = shared } = {}) {
+   *  link; `sameDice`: with the seed it carried (the very dice rolled where it came from). Once
+   *  per tap: a second tap before the answer is shown asks nothing more (RollbookElement.once). */
+  run(options) {
+    return this.once(() => this.#run(options));
+  }
+
+  async #run({ seed = newSeed(), shared = false, linked = false, sameDice = shared } = {}) {
     const values = { ...this.values };
     if (!this.constructor.rolls) seed = null;
     this.busy = true;
@@ -152,18 +190,17 @@ export class RollbookTool extends RollbookElement {
     requestAnimationFrame(() => this.#reveal(linked));
   }
 
-  /** Bring the main button and the answer under it on screen: after a link (the page opened
-   *  on this helper), or when a long form left the answer in the lower part of the screen; after
-   *  an error, focus and view go to the field in error (or the message above the button). */
+  /** After a link (the page opened on this helper): the main button and the answer under it on
+   *  screen. After a tap: the answer wholly on screen, the page scrolled no more than that takes
+   *  (RollbookElement.showAnswer). After an error, focus and view go to the field in error (or
+   *  the message above the button). */
   #reveal(linked) {
     if (this.answer && !this.answer.ok) {
       revealProblem(this, ".rollbook-tool__form > .rollbook-problem");
       return;
     }
-    const answer = this.querySelector(".rollbook-answer");
-    if (answer && (linked || answer.getBoundingClientRect().top > innerHeight * 0.6)) {
-      this.querySelector(".rollbook-tool__go")?.scrollIntoView({ block: "start" });
-    }
+    if (linked) this.querySelector(".rollbook-tool__go")?.scrollIntoView({ block: "start" });
+    else this.revealAnswer();
   }
 
   change(name, value) {

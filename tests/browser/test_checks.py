@@ -214,7 +214,7 @@ def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_th
     widget.get_by_label("d100 rolled").fill("40")
     widget.get_by_label("d100 rolled").press("Enter")
     expected = engine("opencore check", kind="reflex", scores=BUCK_SCORES, roll=40)
-    assert answer_total(widget) == str(expected["result"])
+    assert answer_total(widget) == str(expected["roll"])  # the d100 rolled, not what is left after DEX
     expect(widget.locator(".rollbook-verdict")).to_have_text("Success" if expected["success"] else "Failure")
     # the engine's **marks** shown as <strong>, each said "(success)"
     expect(widget.locator(".rollbook-breakdown")).to_have_text(re.sub(r"\*\*(.+?)\*\*", r"\1 (success)", expected["text"]))
@@ -229,7 +229,7 @@ def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_th
         shared = other.new_page()
         shared.goto(base_url + f"tools/checks/?tool=opencore-check&kind=willpower&who=Buck&scores={BUCK_SCORES}&seed=77")
         shown = shared.locator("rollbook-opencore-check")
-        assert answer_total(shown) == str(rolled["result"])
+        assert answer_total(shown) == str(rolled["roll"])
         expect(shown.locator(".rollbook-breakdown")).to_have_text(rolled["text"])
     finally:
         other.close()
@@ -264,3 +264,42 @@ def test_check_helper_tap_targets_are_at_least_44_px(phone, base_url: str) -> No
     answer_total(codex(page))
     small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox])")
     assert small == []
+
+
+def test_the_helpers_remember_what_they_were_last_rolled_with_and_refuse_what_they_do_not_take(phone, base_url: str) -> None:
+    """After a reload each helper starts with what it was last rolled with (read back from its
+    newest log entry's link, as untrusted text): a value its field does not take is left out, and
+    the page works as from a fresh start."""
+    def entry(n: int, link: str) -> dict[str, Any]:
+        return {"id": f"e{n}", "at": f"2026-12-05T18:00:0{n}.000Z", "label": "Check", "expression": "", "vars": {},
+                "seed": n, "total": 1, "text": "1", "page": "tools/checks/", "link": link}
+    hostile = "modifier=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E&dc=99999999999999999999&impossible_fails=maybe&take=20"
+    log = [entry(1, "tools/checks/?tool=codex-check&modifier=7&dc=9&seed=1"),  # older: not read
+           entry(2, "tools/checks/?tool=codex-check&" + hostile + "&take_conditions=trusted&seed=2"),
+           entry(3, "tools/checks/?tool=opencore-successes&dice=5d10&at_least=abc&needed=2&rolls=3,9&seed=3"),
+           entry(4, "tools/checks/?tool=opencore-check&kind=reflex%00&roll=45&seed=4")]
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: errors.append(dialog.message))
+    page.goto(base_url + "tools/checks/")
+    page.evaluate("(log) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 2, log, characters: []}))", log)
+    page.reload()
+    check = codex(page)
+    expect(check.get_by_label("Skill modifier")).to_have_value("0")  # the hostile modifier left out
+    expect(check.get_by_label("DC", exact=True)).to_have_value("15")  # too large to be a whole number here
+    expect(check.get_by_label("Roll or take")).to_have_value("")  # the take is the roll's, not remembered
+    open_more_options(check)
+    expect(check.locator("#codex-check-take_conditions")).to_have_value("trusted")  # a ruling: remembered
+    successes = page.locator("rollbook-opencore-successes")
+    expect(successes.get_by_label("Dice", exact=True)).to_have_value("5d10")
+    expect(successes.get_by_label("A die counts at")).to_have_value("")
+    expect(successes.get_by_label("Successes needed")).to_have_value("2")
+    open_more_options(successes)
+    expect(successes.get_by_label("Dice rolled")).to_have_value("")  # dice rolled at the table are not the next roll's
+    expect(page.locator("rollbook-opencore-check").get_by_label("Save or check")).to_have_value("physical-toughness")
+    expect(page.locator("rollbook-opencore-check").get_by_label("d100 rolled")).to_have_value("")
+    # and the page works: a check rolls with the fields as shown
+    check.get_by_role("button", name="Roll the check").click()
+    answer_total(check)
+    assert errors == []

@@ -188,3 +188,117 @@ def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str
     # one More options fold per form
     for name in ("opencore-attack", "cyno-strike", "cyno-dodge", "cyno-parry"):
         expect(page.locator(f"rollbook-{name} details.rollbook-fold")).to_have_count(1)
+
+
+# --- issue 38: taps that cannot slip, answers where the thumb is, inputs remembered ------------
+
+# Every request a page sends its engine, by command (counted where the page posts it to the worker).
+COUNT_ASKED = """(() => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message && message.request) (window.__asked ??= []).push(message.request.command);
+    return post.call(this, message, ...rest);
+  };
+})();"""
+
+
+def asked(page: Page, command: str) -> int:
+    return page.evaluate("(command) => (window.__asked ?? []).filter((c) => c === command).length", command)
+
+
+def read_down_to(target: Locator) -> None:
+    """The reader scrolls until `target` is wholly on screen (reading down is not a tap)."""
+    target.evaluate("(el) => scrollBy(0, Math.max(0, Math.ceil(el.getBoundingClientRect().bottom - innerHeight) + 8))")
+
+
+def on_screen(page: Page, selector: str) -> dict[str, float]:
+    """Wait until the element's box lies wholly inside the 844 px screen (a smooth scroll may be
+    on its way), and return it."""
+    page.wait_for_function("""(selector) => { const box = document.querySelector(selector)?.getBoundingClientRect();
+      return Boolean(box && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight); }""", arg=selector, timeout=5_000)
+    return page.locator(selector).bounding_box()
+
+
+@pytest.mark.parametrize("path, button, command, answer", [
+    ("tools/roller/", "Roll", "roll", "rollbook-roller .rollbook-total__value"),
+    ("tools/criticals/", "Look up", "opencore crit", "rollbook-criticals .rollbook-total__value"),
+    ("tools/checks/", "Roll the check", "codex check", "rollbook-codex-check .rollbook-total__value"),
+    ("tools/character/", "Roll a character", "opencore character", "[data-score=HP]"),
+])
+def test_a_double_tap_is_one_roll_and_a_tap_after_the_answer_another(phone, base_url: str, path: str, button: str,
+                                                                       command: str, answer: str) -> None:
+    phone.add_init_script(COUNT_ASKED)
+    page = phone.new_page()
+    page.goto(base_url + path)
+    if path == "tools/roller/":
+        page.get_by_label("Dice expression").fill("1d6")
+    go = page.get_by_role("button", name=button, exact=True).first
+    go.dblclick()  # two taps, the second long before the engine answers the first
+    expect(page.locator(answer)).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_timeout(500)
+    assert asked(page, command) == 1
+    go.click()  # once the answer is shown, a tap rolls again
+    page.wait_for_function("(command) => window.__asked.filter((c) => c === command).length === 2", arg=command)
+    if command != "opencore character":  # a character is not a roll in the log
+        page.wait_for_function("(key) => JSON.parse(localStorage.getItem(key)).log.length === 2", arg=KEPT)
+
+
+def test_look_up_a_critical_with_the_engine_rolling_in_one_tap_the_answer_in_view(phone, base_url: str) -> None:
+    """Budget (issue 38): 1 tap, the answer wholly on the 844 px screen, the page scrolled no
+    more than it takes, Look up still under the thumb."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/criticals/")
+    look_up = page.get_by_role("button", name="Look up")
+    look_up.wait_for()
+    read_down_to(look_up)
+    taps = Taps(page)
+    taps.tap(look_up)
+    expect(page.locator("rollbook-criticals .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    box = on_screen(page, "rollbook-criticals .rollbook-answer")
+    assert box["y"] + box["height"] <= 844
+    taps.in_view(look_up)
+    assert taps.taps == 1
+    (entry,) = kept(page)["log"]
+    expect(page.locator("rollbook-criticals .rollbook-total__value")).to_have_text(
+        str(engine("opencore crit", type="slash", seed=entry["seed"])["roll"]))
+
+    # the roller: its total no longer peeks at the bottom edge
+    page.goto(base_url + "tools/roller/")
+    page.get_by_label("Dice expression").fill("1d20+5")
+    taps.tap(page.get_by_role("button", name="Roll", exact=True))
+    expect(page.locator("rollbook-roller .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    on_screen(page, "rollbook-roller .rollbook-answer")
+    taps.in_view(page.get_by_role("button", name="Roll", exact=True))
+
+
+def test_a_codex_check_at_dc_15_with_plus_3_again_after_a_reload_in_one_tap_no_field(phone, base_url: str) -> None:
+    """Budget (issue 38): the first time 1 tap and 1 field (DC 15 is the default), the second time,
+    after a reload, 1 tap and 0 fields: the helper remembers what it was last rolled with."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/checks/")
+    check = page.locator("rollbook-codex-check")
+    go = check.get_by_role("button", name="Roll the check")
+    go.wait_for()
+    read_down_to(go)
+    taps = Taps(page)
+    taps.type(check.get_by_label("Skill modifier"), "3")
+    expect(check.get_by_label("DC", exact=True)).to_have_value("15")
+    taps.tap(go)
+    expect(check.locator(".rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    on_screen(page, "rollbook-codex-check .rollbook-answer")
+    assert (taps.taps, taps.fields) == (2, 1)  # a typed field is a tap into it and a field
+
+    page.reload()
+    go.wait_for()
+    read_down_to(go)
+    expect(check.get_by_label("Skill modifier")).to_have_value("3")
+    expect(check.get_by_label("DC", exact=True)).to_have_value("15")
+    taps = Taps(page)
+    taps.tap(go)
+    expect(check.locator(".rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    on_screen(page, "rollbook-codex-check .rollbook-answer")
+    assert (taps.taps, taps.fields) == (1, 0)
+    first, again = kept(page)["log"]
+    assert "modifier=3" in again["link"] and "dc=15" in again["link"] and again["seed"] != first["seed"]
+    expected = engine("codex check", modifier=3, dc=15, seed=again["seed"])
+    expect(check.locator(".rollbook-total__value")).to_have_text(str(expected["total"]))

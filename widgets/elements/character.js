@@ -168,6 +168,7 @@ class CharacterGenerator extends RollbookElement {
     const missing = this.#missing();
     this.answer = missing.length ? null : answer;
     this.update();
+    if (tapped && this.answer) this.showAnswer(".rollbook-character__answer"); // HP and the composites on screen
   }
 
   #missing() {
@@ -188,7 +189,7 @@ class CharacterGenerator extends RollbookElement {
       if (options?.tapped) this.#reveal();
       return;
     }
-    this.#ask(args, options);
+    return this.#ask(args, options);
   }
 
   /** Once the view shows it: focus and view to the field in error, or to the message. */
@@ -198,8 +199,13 @@ class CharacterGenerator extends RollbookElement {
 
   // --- what the player does ------------------------------------------------------------------
 
-  /** A new character: every ability not locked, and the HP roll, rolled with a fresh seed. */
+  /** A new character: every ability not locked, and the HP roll, rolled with a fresh seed; once
+   *  per tap (a second tap before the sheet is shown rolls no other character). */
   #roll() {
+    return this.once(() => this.#rollNow());
+  }
+
+  #rollNow() {
     const locked = [...this.draft.locked];
     const draft = blankDraft(this.draft.name, this.draft.readings); // the table's readings stay
     for (const code of locked) draft.fields[code] = this.draft.fields[code];
@@ -209,12 +215,14 @@ class CharacterGenerator extends RollbookElement {
     this.draft = draft;
     this.shared = false;
     this.notice = null;
-    this.#askWith(() => ({ ...this.#given(), seed }), { fill: [...CODES.filter((code) => !draft.locked.has(code)), HP], tapped: true });
+    return this.#askWith(() => ({ ...this.#given(), seed }), { fill: [...CODES.filter((code) => !draft.locked.has(code)), HP], tapped: true });
   }
 
   #reroll(field) {
-    this.draft.seed = null;
-    this.#askWith(() => ({ ...this.#given([field]), seed: newSeed() }), { fill: [field], tapped: true });
+    return this.once(() => {
+      this.draft.seed = null;
+      return this.#askWith(() => ({ ...this.#given([field]), seed: newSeed() }), { fill: [field], tapped: true });
+    });
   }
 
   #type(field, value) {

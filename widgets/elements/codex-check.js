@@ -3,7 +3,8 @@
 // automatic success; the exact chance of success before rolling ("codex odds"), then the d20 chain
 // die by die, the total and the outcome with its rank ("codex check"). The GM's two rulings
 // (automatic failure, the take 10/20 conditions) fold away under More options, each shown by its
-// title (asked of "rulings") and sent as the ruling's option.
+// title (asked of "rulings") and sent as the ruling's option. After a reload the modifier, the DC
+// and the rulings are what the check was last rolled with (tool.js, `remember`).
 
 import { ask } from "../engine.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
@@ -49,21 +50,21 @@ class CodexCheck extends RollbookTool {
 
   fields() {
     return [
-      { name: "modifier", label: "Skill modifier", kind: "int", initial: "0" },
+      { name: "modifier", label: "Skill modifier", kind: "int", initial: "0", remember: true },
       { name: "complexity", label: "Complexity", kind: "choice", section: "The DC from a complexity",
         options: [{ value: "", label: "Choose…" }, ...this.complexities.map((r) => ({ value: r.complexity, label: `${r.complexity} (DC ${r.dc})` }))] },
-      { name: "dc", label: "DC", kind: "int", initial: "15" },
+      { name: "dc", label: "DC", kind: "int", initial: "15", remember: true },
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
       { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool",
         hidden: (v) => !TAKEN(v.take) || v.take_conditions === "trusted" },
       { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
       { name: "impossible_fails", label: this.titles?.get("codex-automatic-failure") ?? "Automatic failure", kind: "choice",
-        section: RULINGS, wide: true, initial: "", help: "when even a 20 could not reach the DC",
+        section: RULINGS, wide: true, initial: "", remember: true, help: "when even a 20 could not reach the DC",
         options: [{ value: "", label: "Not used: roll the check" },
           { value: "true", label: "Used: fail without rolling" }] },
       { name: "take_conditions", label: this.titles?.get("codex-take-conditions") ?? "Taking 10 or 20", kind: "choice",
-        section: RULINGS, wide: true, initial: "asked", help: "the tick “Not threatened or distracted” before taking 10 or 20",
+        section: RULINGS, wide: true, initial: "asked", remember: true, help: "the tick “Not threatened or distracted” before taking 10 or 20",
         options: [{ value: "asked", label: "Yes: ask for the tick" },
           { value: "trusted", label: "No: the player’s choice" }] },
     ];

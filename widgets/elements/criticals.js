@@ -63,7 +63,7 @@ class CriticalLookup extends RollbookElement {
     return inputs;
   }
 
-  async #lookUp(seed = null) {
+  async #lookUp(seed = null, tapped = false) {
     const args = { type: this.inputs.type };
     for (const field of ["roll", "attack_roll", "toughness"]) if (this.inputs[field] !== null) args[field] = this.inputs[field];
     if (args.roll === undefined) args.seed = seed ?? newSeed(); // the engine rolls the d100
@@ -75,7 +75,7 @@ class CriticalLookup extends RollbookElement {
     if (this.answer.ok && args.seed !== undefined && seed === null) this.#log(this.answer.result, args.seed);
     this.update();
     if (!this.answer.ok) requestAnimationFrame(() => revealProblem(this, "#rollbook-crit-problem"));
-    else this.querySelector(".rollbook-crit-row")?.scrollIntoView({ block: "nearest" });
+    else if (tapped) this.showAnswer(); // after a tap: the effect wholly on screen, under the thumb
   }
 
   /** The field the engine's error is about (the fields above, or the damage type), if any. */
@@ -91,8 +91,11 @@ class CriticalLookup extends RollbookElement {
 
   #submit(event) {
     event.preventDefault();
-    this.inputs = this.#read(event.target);
-    this.#lookUp();
+    const form = event.target;
+    this.once(() => { // a second tap before the answer is shown looks up nothing more
+      this.inputs = this.#read(form);
+      return this.#lookUp(null, true);
+    });
   }
 
   #changeType(event) {

@@ -34,7 +34,7 @@ class OpenCoreCheck extends RollbookTool {
 
   fields() {
     return [
-      { name: "kind", label: "Save or check", kind: "choice", options: KINDS, initial: KINDS[0].value, wide: true },
+      { name: "kind", label: "Save or check", kind: "choice", options: KINDS, initial: KINDS[0].value, wide: true, remember: true },
       { name: "roll", label: "d100 rolled", help: "blank: rolled here", kind: "int" },
       { name: "who", label: "Character", kind: "text", hidden },
       { name: "scores", label: "Scores", kind: "text", hidden },
@@ -77,15 +77,14 @@ class OpenCoreCheck extends RollbookTool {
     return super.problemView(id, field);
   }
 
+  // The big number is the d100 the player rolled, with the outcome in words; what the save compares
+  // after taking the ability off (5 - CON 99 = -94) and the chance are the engine's working under it.
   details(result, values) {
-    return html`
-      ${verdict(html`${result.name}${values.who ? ` for ${values.who}` : ""}`, result.result, result.success ? "Success" : "Failure")}
-      <p>${result.rule} (${result.target}): rolled ${result.roll}${result.result !== result.roll ? ` → ${result.result}` : ""}.
-        Chance of success ${chanceText(result.chance)}.</p>`;
+    return verdict(html`${result.name}${values.who ? ` for ${values.who}` : ""}: d100`, result.roll, result.success ? "Success" : "Failure");
   }
 
   kept(result, values) {
-    return { label: `${result.name}${values.who ? ` (${values.who})` : ""}: ${result.success ? "success" : "failure"}`, total: result.result };
+    return { label: `${result.name}${values.who ? ` (${values.who})` : ""}: ${result.success ? "success" : "failure"}`, total: result.roll };
   }
 }
 
@@ -96,9 +95,9 @@ class OpenCoreSuccesses extends RollbookTool {
 
   fields() {
     return [
-      { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10" },
-      { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher" },
-      { name: "needed", label: "Successes needed", kind: "int", initial: "1" },
+      { name: "dice", label: "Dice", kind: "text", placeholder: "e.g. 5d10", remember: true },
+      { name: "at_least", label: "A die counts at", kind: "int", help: "this number or higher", remember: true },
+      { name: "needed", label: "Successes needed", kind: "int", initial: "1", remember: true },
       { name: "rolls", label: "Dice rolled", kind: "text", placeholder: "e.g. 3, 9, 8", help: "blank: rolled here",
         section: "Dice rolled at the table" },
     ];
@@ -118,7 +117,7 @@ class OpenCoreSuccesses extends RollbookTool {
       <ul class="rollbook-dice" aria-label="the dice">${result.rolls.map((roll, i) => html`
         <li class="rollbook-die ${result.counted[i] ? "rollbook-die--success" : ""}"><span class="rollbook-die__face">${roll}</span>
           <span class="rollbook-die__status">${result.counted[i] ? "counts" : "does not count"}</span></li>`)}</ul>
-      <p>Chance of success before rolling ${chanceText(result.chance)}.</p>`;
+      <p>Chance of success before rolling: ${chanceText(result.chance)}</p>`;
   }
 
   kept(result) {

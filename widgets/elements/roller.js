@@ -51,7 +51,12 @@ class DiceRoller extends RollbookElement {
     }
   }
 
-  async #roll({ expression, vars = {}, seed, label = null, shared = false }) {
+  /** Roll, once per tap: a second tap before the answer is shown is not a second roll. */
+  #roll(roll) {
+    return this.once(() => this.#rollNow(roll));
+  }
+
+  async #rollNow({ expression, vars = {}, seed, label = null, shared = false }) {
     expression = expression.trim();
     if (!expression) {
       this.answer = { ok: false, error: { kind: "input", message: "type one first, e.g. 2d6+3, 4d6kh3 or d%" } };
@@ -75,7 +80,11 @@ class DiceRoller extends RollbookElement {
     this.asked = { expression, vars, seed: answer.ok ? answer.result.seed ?? seed : seed, label, shared };
     if (!answer.ok) this.odds = null; // the odds shown were another expression's
     this.update();
-    if (answer.ok) return this.#askOdds(expression, vars);
+    if (answer.ok) {
+      if (!shared) this.showAnswer(); // the total wholly on screen, under the thumb
+      this.#askOdds(expression, vars); // (the next tap need not wait for the odds)
+      return;
+    }
     await this.#reveal();
     const input = this.querySelector("input[name=expression]");
     if (input && answer.error.column) input.setSelectionRange(answer.error.column - 1, expression.length);
@@ -119,10 +128,12 @@ class DiceRoller extends RollbookElement {
   }
 
   #quick(die) {
-    this.expression = die;
-    const input = this.querySelector("input[name=expression]");
-    if (input) input.value = die;
-    this.#roll({ expression: die });
+    this.once(() => { // (a tap not taken leaves the field as it is)
+      this.expression = die;
+      const input = this.querySelector("input[name=expression]");
+      if (input) input.value = die;
+      return this.#rollNow({ expression: die });
+    });
   }
 
   #target(name, event) {
