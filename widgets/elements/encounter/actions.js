@@ -7,6 +7,7 @@ import { labelled } from "../../field-problem.js";
 import { keepResult } from "../../session.js";
 import { typed } from "../../tool.js";
 import { input, select } from "./fields.js";
+import { answerHere, noLoss } from "./log.js";
 
 const PAGE = "tools/encounter/";
 const DEFENSES = [["none", "No defense"], ["dodge", "Dodge"], ["blind-dodge", "Blind dodge"], ["parry", "Parry"]];
@@ -36,14 +37,6 @@ export async function attack(t, attacker, target) {
   };
   await t.run(cyno ? "encounter strike" : "encounter attack", args,
     { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}`, alsoKeep: logged });
-}
-
-/** Why an attack or strike cost the target nothing, in words from its detail (never a bare 0). */
-function noLoss(detail) {
-  if (!detail?.hit) return "miss";
-  const wound = detail.wound;
-  const stopped = wound ? [wound.to_armor && "armor", wound.to_toughness && "Toughness"].filter(Boolean) : [];
-  return stopped.length ? `${stopped.join(" and ")} stopped all ${detail.damage}` : "no damage";
 }
 
 /** A strike's declared defense and the options chosen under "Strike options". */
@@ -96,9 +89,24 @@ function strikeOptions(t, c, problem) {
   </details>`;
 }
 
+/** The acting combatant's part of its card: what it can do now, or why it cannot (the engine's
+ *  words, where the buttons were), then the answer of the step just taken here, under the thumb. */
 export function actionsView(t, enc, c) {
+  const form = `act-${c.id}`;
+  const here = t.step?.at === form ? answerHere(t.step, t.step.outcomes.find((o) => o.id === c.id)) : nothing;
+  const status = t.status.get(c.id);
+  const attackRefused = status?.attack_refused ?? null;
+  const actionRefused = enc.rules === "opencore" ? status?.action_refused ?? null : attackRefused;
+  if (attackRefused && actionRefused) {
+    return html`<div class="rollbook-combatant__act" data-anchor=${`act-${c.id}`}>
+      <p class="rollbook-combatant__refused">${attackRefused}.</p>${t.problemFor(form).line}${here}</div>`;
+  }
+  return actionsForm(t, enc, c, attackRefused, here);
+}
+
+function actionsForm(t, enc, c, attackRefused, here) {
   const others = enc.combatants.filter((o) => o.id !== c.id);
-  if (!others.length) return nothing;
+  if (!others.length) return here;
   const standing = (o) => !["dead", "down"].includes(t.status.get(o.id)?.state);
   const foes = others.filter((o) => o.side !== c.side && standing(o));
   const chosen = others.some((o) => o.id === t.targets[c.id]) ? t.targets[c.id] : (foes[0] ?? others[0]).id;
@@ -108,7 +116,15 @@ export function actionsView(t, enc, c) {
   const form = `act-${c.id}`;
   const problem = t.problemFor(form, ACT_FIELDS.filter(([arg]) => cyno || ["target", "after"].includes(arg)));
   const targetProblem = problem.of("target") ?? problem.of("after");
-  return html`<div class="rollbook-combatant__act">
+  if (attackRefused) { // OpenCore: stunned, the Defense action and Bide still open
+    return html`<div class="rollbook-combatant__act" data-anchor=${`act-${c.id}`}>
+      <p class="rollbook-combatant__refused">${attackRefused}.</p>
+      ${problem.line}
+      ${here}
+      <div class="rollbook-row">${ocActions(t, c, form)}</div>
+    </div>`;
+  }
+  return html`<div class="rollbook-combatant__act" data-anchor=${`act-${c.id}`}>
     <div class="rollbook-fields">
       ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { wide: true, problem: targetProblem })}
       ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { wide: true, problem: problem.of("defense") }) : nothing}
@@ -117,59 +133,16 @@ export function actionsView(t, enc, c) {
     ${problem.line}
     <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
       @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
+    ${here /* right under the button: a strike with actions left keeps its button where the thumb is */}
     ${cyno ? html`<div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves`, form })}>Hold back until ${target.name} moves</button>
-    </div>` : html`<div class="rollbook-row">
-      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action`, form })}>Defense action</button>
-      <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides`, form })}>Bide</button>
-    </div>`}
+    </div>` : html`<div class="rollbook-row">${ocActions(t, c, form)}</div>`}
   </div>`;
 }
 
-function signed(n) {
-  return n > 0 ? `+${n}` : String(n);
-}
-
-/** An OpenCore attack's chain, from its event's detail (the `opencore attack` answer). */
-export function attackChain(detail) {
-  const rows = [
-    ["Attack", `${detail.attack_roll} → ${detail.attack_total}`],
-    ["Defense", detail.defense_roll === null ? "no defense roll" : `${detail.defense_roll} → ${detail.defense_total}`],
-    ["Result", `${detail.hit ? "hit" : "miss"} (${detail.reason})`],
-  ];
-  const wound = detail.wound;
-  if (detail.hit && detail.damage !== null) rows.push(["Damage", `${detail.damage_expression}: ${detail.damage}`]);
-  if (wound) {
-    rows.push(["Armor", taken(wound.to_armor, wound.armor)]);
-    rows.push(["Toughness", taken(wound.to_toughness, wound.toughness)]);
-    const lost = wound.to_hp + wound.effects.extra_damage;
-    rows.push(["HP", lost ? `-${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
-    const crit = wound.critical_hit;
-    if (crit) rows.push(["Critical", `${crit.type} ${crit.roll} (${crit.row}): ${crit.effect}`]);
-    const e = wound.effects;
-    const effects = [
-      e.stun_rounds ? `stun ${e.stun_rounds} round${e.stun_rounds === 1 ? "" : "s"}` : null,
-      e.unconscious_rounds ? `unconscious ${e.unconscious_rounds} round${e.unconscious_rounds === 1 ? "" : "s"}` : null,
-      e.bloodloss ? `bloodloss ${e.hp_per_round} HP a round` : null,
-      e.location ? `location ${e.location}${e.skill_penalty ? ` (${e.skill_penalty} to skills)` : ""}` : null,
-    ].filter(Boolean);
-    if (effects.length) rows.push(["Effect", effects.join(", ")]);
-  }
-  return chain(rows);
-}
-
-/** A Cyno strike's roll and modifiers, from its event's detail. */
-export function strikeChain(detail) {
-  const rows = [["Strike", `${detail.roll}${detail.modifiers.map((m) => ` ${signed(m.modifier)} (${m.source})`).join("")} = ${detail.total}`],
-    ["Result", `${detail.hit ? "hit" : "miss"}${detail.critical ? ", critical" : ""} (${detail.reason})`]];
-  return chain(rows);
-}
-
-/** What armor or Toughness took of a hit and has left: "-5 (3 left)", or "none taken (0 left)", never "-0". */
-function taken(lost, left) {
-  return `${lost ? `-${lost}` : "none taken"} (${left} left)`;
-}
-
-function chain(rows) {
-  return html`<dl class="rollbook-chain">${rows.map(([term, text]) => html`<div><dt>${term}</dt><dd>${text}</dd></div>`)}</dl>`;
+/** OpenCore's other actions for the round: the Defense action and Bide. */
+function ocActions(t, c, form) {
+  return html`
+    <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "defense" }, { title: `${c.name} takes the Defense action`, form })}>Defense action</button>
+    <button type="button" class="md-button" @click=${() => t.run("encounter action", { who: c.id, action: "bide" }, { title: `${c.name} bides`, form })}>Bide</button>`;
 }

@@ -1,8 +1,9 @@
-// Adding combatants: in one tap a kept character (its abilities and the HP the engine works out
-// for it), a foe template the GM kept, or a typical foe; or one typed here. Scores not given come
-// from the engine's ruling for a typical combatant (shown beside the buttons, by its title); a
-// second of the same name is numbered by the engine (Goblin 2). The typed form starts blank for
-// every combatant: nothing of the last one is carried into the next.
+// Adding combatants: in one tap a kept character (OpenCore: its abilities and the HP the engine
+// works out for it), a combatant the GM kept (a foe, or a Cyno character: any side), or a typical
+// foe; or one typed here. Scores not given come from the engine's ruling for a typical combatant
+// of the rule set (shown beside the buttons, by its title); a second of the same name is numbered
+// by the engine (Foe 2, Goblin 2). The typed form starts blank for every combatant: nothing of
+// the last one is carried into the next. A step's answer is shown by the button that made it.
 
 import { ask } from "../../engine.js";
 import { html, nothing } from "../../element.js";
@@ -11,11 +12,12 @@ import { kept, SITE_ROOT } from "../../session.js";
 import { given, typed } from "../../tool.js";
 import { scoresText } from "../inline-roll.js";
 import { input, select } from "./fields.js";
+import { answerHere } from "./log.js";
 
 export const ADD_BLANK = {
   name: "", side: "foes", hp: "", con: "", dex: "", str: "", attack_skill: "", defense_skill: "",
   toughness: "", weapon: "Hand to Hand", armor_name: "", reflex: "", coordination: "", stress: "", actions: "",
-  dp: "", cyno_weapon: "1d6", weaponry_skill: "", template: false,
+  dp: "", cyno_weapon: "", weaponry_skill: "", template: false,
 };
 
 // The typed form's scores: [the score's name, its label]
@@ -31,12 +33,11 @@ function formFields(rules) {
     ...(rules === "cyno" ? [["weapon", "Weapon damage"]] : [["weapon", "Weapon"], ["armor_name", "Armor"]])];
 }
 
-/** `encounter add` for a combatant the page describes; scores not given are the typical ones (OpenCore).
- *  `form`: where a refusal is shown ("add", the typed form; "quick", the one-tap buttons). */
+/** `encounter add` for a combatant the page describes; scores not given are the typical ones.
+ *  `form`: where a refusal and the answer are shown ("add", the typed form; "quick", the one-tap buttons). */
 function join(t, args, form = "quick") {
-  const typical = t.current().rules === "opencore" ? true : undefined;
   const title = (result) => `${result.encounter.combatants.at(-1).name} joins`; // numbered by the engine: Goblin 2
-  return t.run("encounter add", { ...args, typical }, { title, form });
+  return t.run("encounter add", { ...args, typical: true }, { title, form });
 }
 
 /** A kept character joins in one tap: its abilities, the HP its sheet gives, the typical skills. */
@@ -66,12 +67,12 @@ export function addAnother(t, c) {
   return join(t, addArgs(fight.current, c, fight.full[c.id]), `edit-${c.id}`);
 }
 
-/** Keep a combatant's values as a foe template (added later in one tap). */
+/** Keep a combatant's values (a foe, or a Cyno character: any side) for one tap next time. */
 export function keepAsFoe(t, args, form = "quick") {
   const { name, side, weapon = null, armor_name = null, score } = args;
   try {
     kept.saveFoe({ id: newId(), name, rules: t.current().rules, side, weapon, armor_name, score, created: new Date().toISOString() });
-    t.said = `${name} kept as a foe: one tap adds it to any encounter.`;
+    t.said = `${name} kept: one tap adds it to any encounter.`;
   } catch (error) {
     return t.refused(form, { message: `Not kept: ${error.message}` });
   }
@@ -84,7 +85,7 @@ async function addTyped(t, event) {
   const cyno = t.current().rules === "cyno";
   const score = given(Object.fromEntries((cyno ? CYNO_FIELDS : OPENCORE_FIELDS).map(([name]) => [name, typed(v[name])])));
   const name = v.name.trim();
-  const args = cyno ? { name, side: v.side.trim(), weapon: v.cyno_weapon.trim(), score }
+  const args = cyno ? { name, side: v.side.trim(), weapon: v.cyno_weapon.trim() || undefined, score }
     : { name, side: v.side.trim(), weapon: v.weapon || undefined, armor_name: v.armor_name || undefined, score };
   const done = await join(t, args, "add");
   if (!done) return;
@@ -97,22 +98,24 @@ function quickView(t, enc) {
   const opencore = enc.rules === "opencore";
   const characters = opencore ? kept.characters : [];
   const foes = kept.foes.filter((f) => f.rules === enc.rules);
-  const ruling = t.typical?.ruling;
+  const typical = t.typical[enc.rules];
+  const ruling = typical?.ruling;
   return html`<div class="rollbook-encounter__quick">
     <p class="rollbook-encounter__hint">One tap adds:</p>
-    <ul class="rollbook-encounter__picks" aria-label="Add in one tap">
+    <ul class="rollbook-encounter__picks" aria-label="Add in one tap" data-anchor="quick">
       ${characters.map((c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
       ${foes.map((f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
         @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
         <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
           @click=${() => { const back = kept.deleteFoe(f.id); t.forgotten = { name: f.name, back }; t.update(); }}>×</button></li>`)}
-      ${opencore ? html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>` : nothing}
+      <li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>
     </ul>
     ${t.problemFor("quick").line}
+    ${t.step?.at === "quick" ? answerHere(t.step) : nothing}
     ${t.forgotten ? html`<p class="rollbook-done">${t.forgotten.name} forgotten.
       <button type="button" class="md-button" @click=${() => { t.forgotten.back(); t.forgotten = null; t.update(); }}>Undo</button></p>` : nothing}
-    ${opencore && ruling ? html`<p class="rollbook-field__help" id="rollbook-enc-typical">Scores not given (a kept character's skills, a typical foe's, a field left blank) follow the ruling
-      <a href=${new URL(`rulings/#${ruling.id}`, SITE_ROOT).href}>${ruling.title}</a>: ${t.typical.words}.</p>` : nothing}
+    ${ruling ? html`<p class="rollbook-field__help" id="rollbook-enc-typical">${opencore ? "Scores not given (a kept character's skills, a typical foe's, a field left blank)" : "Values not given (a typical foe's, a field left blank)"} follow the ruling
+      <a href=${new URL(`rulings/#${ruling.id}`, SITE_ROOT).href}>${ruling.title}</a>: ${typical.words}.</p>` : nothing}
   </div>`;
 }
 
@@ -121,14 +124,14 @@ export function addView(t, enc) {
   const set = (name) => (value) => { t.add = { ...t.add, [name]: value }; t.update(); };
   const id = (name) => `rollbook-enc-add-${name.replaceAll("_", "-")}`;
   const opencore = enc.rules === "opencore";
-  const typical = t.typical?.scores ?? {};
+  const typical = t.typical[enc.rules]?.scores ?? {};
   const problem = t.problemFor("add", formFields(enc.rules));
   const numbers = (fields) => fields.map(([name, label]) => input(id(name), label, v[name], set(name),
     { placeholder: typical[name] ?? (name === "toughness" ? "0" : name === "weaponry_skill" ? "none" : nothing), problem: problem.of(`score.${name}`) }));
   return html`<details class="rollbook-encounter__add" ?open=${enc.round === 0}>
     <summary>Add a combatant</summary>
     ${quickView(t, enc)}
-    <form @submit=${(e) => addTyped(t, e)} aria-label="A combatant typed here">
+    <form @submit=${(e) => addTyped(t, e)} aria-label="A combatant typed here" data-anchor="add">
       <h3 class="rollbook-encounter__hint">Or type one in</h3>
       <div class="rollbook-fields">
         ${input(id("name"), "Name", v.name, set("name"), { numeric: false, problem: problem.of("name") })}
@@ -137,12 +140,13 @@ export function addView(t, enc) {
           ${select(id("weapon"), "Weapon", v.weapon, t.weapons.map((w) => [w, w]), set("weapon"), { wide: true, problem: problem.of("weapon") })}
           ${select(id("armor"), "Armor", v.armor_name, [["", "None"], ...t.armors.map((a) => [a, a])], set("armor_name"), { wide: true, problem: problem.of("armor_name") })}`
         : html`${numbers(CYNO_FIELDS)}
-          ${input(id("weapon-dice"), "Weapon damage", v.cyno_weapon, set("cyno_weapon"), { numeric: false, problem: problem.of("weapon") })}`}
+          ${input(id("weapon-dice"), "Weapon damage", v.cyno_weapon, set("cyno_weapon"), { numeric: false, placeholder: t.typical.cyno?.weapon ?? nothing, problem: problem.of("weapon") })}`}
       </div>
       ${problem.line}
       <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("template")} .checked=${v.template}
-        @change=${(e) => set("template")(e.target.checked)}> Also keep it as a foe (one tap adds it next time)</label></div>
+        @change=${(e) => set("template")(e.target.checked)}> Also keep it for next time (one tap adds it, foe or character)</label></div>
       <button type="submit" class="md-button md-button--primary rollbook-tool__go">Add to the encounter</button>
+      ${t.step?.at === "add" ? answerHere(t.step) : nothing}
     </form>
   </details>`;
 }

@@ -7,6 +7,7 @@ import { kept } from "../../session.js";
 import { actionsView } from "./actions.js";
 import { addAnother, addArgs, keepAsFoe } from "./add.js";
 import { input, select } from "./fields.js";
+import { answerHere, outcomeLine } from "./log.js";
 
 const CRITICAL_TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
 const EFFECTS = {
@@ -82,6 +83,11 @@ export function combatantView(t, fight, c, active) {
   const status = t.status.get(c.id);
   const titleId = `rollbook-enc-${c.id}-name`;
   const down = status && ["dead", "unconscious", "down"].includes(status.state);
+  // what the last step did to it: the whole answer where it was tapped (this card's actions or
+  // edits), else one line under the bars
+  const outcome = t.step?.outcomes?.find((o) => o.id === c.id) ?? null;
+  const acted = t.step?.at === `act-${c.id}`;
+  const answered = (acted && active) || t.step?.at === `edit-${c.id}`;
   return html`<li class=${`rollbook-combatant${active ? " rollbook-combatant--active" : ""}${down ? " rollbook-combatant--down" : ""}`}
       aria-current=${active ? "true" : "false"} aria-labelledby=${titleId} data-id=${c.id}>
     <h3 class="rollbook-combatant__name" id=${titleId}>${c.name}
@@ -89,6 +95,7 @@ export function combatantView(t, fight, c, active) {
     ${statusLine(enc, c, status)}
     ${bars(enc, c, fight.full[c.id])}
     ${badges(status)}
+    ${answered ? nothing : acted ? answerHere(t.step, outcome) : outcomeLine(outcome)}
     ${active ? actionsView(t, enc, c) : nothing}
     ${editView(t, enc, c, status)}
   </li>`;
@@ -145,7 +152,7 @@ function editView(t, enc, c, status) {
   const number = (arg, name = arg) => input(id(name.replaceAll("_", "-")), labels[arg], e[arg], set(arg), { problem: problem.of(arg) });
   return html`<details class="rollbook-combatant__edit">
     <summary>Edit ${c.name}</summary>
-    <form @submit=${(ev) => { ev.preventDefault(); editStep(t, c, "damage"); }}>
+    <form data-anchor=${form} @submit=${(ev) => { ev.preventDefault(); editStep(t, c, "damage"); }}>
     <div class="rollbook-fields">
       ${number("amount")}
       ${opencore ? select(id("critical"), "Critical table", e.critical_type, [["", "Not chosen"], ...CRITICAL_TYPES.map((x) => [x, x])], set("critical_type"), { problem: problem.of("critical_type") }) : nothing}
@@ -160,6 +167,7 @@ function editView(t, enc, c, status) {
         @click=${() => t.run("encounter surprise", { who: c.id }, { rolls: true, title: `${c.name}: the Surprise Chart`, form })}>Surprised? Roll the chart</button>`}
     </div>
     </form>
+    ${t.step?.at === form ? answerHere(t.step, t.step.outcomes.find((o) => o.id === c.id)) : nothing}
     <div class="rollbook-fields">
       ${select(id("kind"), "Effect", k, EFFECTS[enc.rules].map((x) => [x, effectName(x)]), set("kind"), { problem: problem.of("kind") })}
       ${rounds ? number("rounds") : nothing}
@@ -177,7 +185,7 @@ function editView(t, enc, c, status) {
     </ul>` : nothing}
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
-      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep as a foe</button>
+      <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep for next time</button>
     </div>
     <button type="button" class="md-button rollbook-combatant__remove" @click=${() => editStep(t, c, "remove")}>Remove ${c.name}</button>
   </details>`;

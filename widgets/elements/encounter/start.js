@@ -52,17 +52,22 @@ export async function begin(t, event) {
   await t.locked(async () => {
     if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() }, null)) {
       t.statusFrom(answer.result.status);
-      t.step = { title: "Encounter started", events: answer.result.events };
+      t.step = { title: "Encounter started", events: answer.result.events, outcomes: [], at: "quick" }; // by the add buttons
       t.said = "Encounter started. Add the combatants, then roll initiative.";
     }
   });
   t.update();
 }
 
+/** The start form: the rule set and the Start button at the top; the rulings folded, each at its
+ *  usual reading (the summary says how many were changed, so a changed one is never hidden). */
 export function startView(t) {
   const s = t.start;
   const set = (name) => (value) => { t.start = name === "rules" ? { ...startValues(value) } : { ...s, [name]: value }; t.update(); };
   const problem = t.problemFor("start", [["rules", "Rules"], ...START_CHOICES[s.rules].map((c) => [c.name, c.label])]);
+  const usual = startValues(s.rules);
+  const changed = START_CHOICES[s.rules].filter((c) => s[c.name] !== usual[c.name]).length;
+  const blamed = START_CHOICES[s.rules].some((c) => problem.of(c.name));
   return html`
     ${t.ended ? html`<div class="rollbook-row"><p class="rollbook-done">Encounter ended.</p>
       <button type="button" class="md-button" @click=${() => t.bringBack()}>Bring it back</button></div>` : nothing}
@@ -72,11 +77,17 @@ export function startView(t) {
       ${t.seedProblem ? html`<p class="rollbook-problem">${t.seedProblem}</p>` : nothing}
       <div class="rollbook-fields">
         ${select("rollbook-enc-rules", "Rules", s.rules, RULES.map((r) => [r.value, r.label]), set("rules"), { wide: true, problem: problem.of("rules") })}
-        ${START_CHOICES[s.rules].map((c) => select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name),
-          { ruling: c.ruling, titles: t.rulingTitles, wide: true, problem: problem.of(c.name) }))}
       </div>
       ${problem.line}
       ${t.problemFor(null).line /* a start refused for another tab's step not arrived yet (tracker.js locked) */}
-      <button type="submit" class="md-button md-button--primary rollbook-tool__go">Start the encounter</button>
+      <button type="submit" class="md-button md-button--primary rollbook-tool__go" aria-busy=${t.busy ? "true" : "false"}>Start the encounter</button>
+      ${t.waiting()}
+      <details class="rollbook-encounter__rulings-choice" ?open=${blamed}>
+        <summary>Rulings: ${changed ? `${changed} changed` : "each at its usual reading"}</summary>
+        <div class="rollbook-fields">
+          ${START_CHOICES[s.rules].map((c) => select(`rollbook-enc-${c.name}`, c.label, s[c.name], c.options, set(c.name),
+            { ruling: c.ruling, titles: t.rulingTitles, wide: true, problem: problem.of(c.name) }))}
+        </div>
+      </details>
     </form>`;
 }

@@ -36,7 +36,9 @@ const stepLock = new StepLock(kept, { mark: globalThis.indexedDB ? indexedDbMark
 class EncounterTracker extends RollbookElement {
   connected() {
     this.status = new Map(); // id -> the engine's status for the state shown
-    this.step = null; // the last step: {title, events}
+    this.step = null; // the last step: {title, events, outcomes, at} (at: the form tapped, where its answer is shown)
+    this.seen = null; // the kept encounter's \`updated\` as last drawn: what a tap was made on
+    this.mine = null; // the \`updated\` of this tab's own last step
     this.said = ""; // the polite live region's text
     this.problem = null; // the last step's refusal: {form, message, fields} (form null: the page's own)
     this.busy = false;
@@ -47,7 +49,7 @@ class EncounterTracker extends RollbookElement {
     this.targets = {}; // attacker id -> chosen target id
     this.weapons = [];
     this.armors = [];
-    this.typical = null; // the engine's typical combatant (ruling opencore-typical-combatant)
+    this.typical = {}; // rule set -> the engine's typical combatant (rulings opencore- and cyno-typical-combatant)
     this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
     this.forgotten = null; // a foe template just forgotten: {name, back}
     const { values, problems } = readQuery({ seed: "int" }, location.search, { seed: "seed" });
@@ -72,8 +74,10 @@ class EncounterTracker extends RollbookElement {
     this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
     this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
     // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
-    const typical = await ask({ command: "encounter typical", args: {} });
-    this.typical = typical.ok ? typical.result : null;
+    for (const { value: rules } of RULES) {
+      const typical = await ask({ command: "encounter typical", args: { rules } });
+      if (typical.ok) this.typical[rules] = typical.result;
+    }
     const rulings = await ask({ command: "rulings", args: {} });
     this.rulingTitles = new Map(rulings.ok ? rulings.result.rulings.map((r) => [r.id, r.title]) : []);
     // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
@@ -119,8 +123,20 @@ class EncounterTracker extends RollbookElement {
    *  previous one for Undo. Returns the answer's result, or null when refused (shown). */
   async run(command, args, options = {}) {
     if (this.busy || !kept.encounter) return null;
+    const seen = this.seen; // the encounter the player saw when tapping
     // (where the platform has no locks, the store still refuses a step made from an older state: kept.js saveEncounter)
-    return this.locked(() => this.#step(command, args, options));
+    return this.locked(() => this.#step(command, args, { ...options, seen }));
+  }
+
+  /** Whether a tap made on the encounter \`seen\` still applies to the kept \`fight\`: a second tap made
+   *  before the first one's answer was drawn is not taken twice (quietly: its answer is on screen),
+   *  and one made on a fight another tab has moved on is refused where it was made. */
+  stillSeen(fight, seen, form) {
+    if (seen === undefined || seen === null || fight.updated === seen) return true;
+    if (fight.updated !== this.mine) {
+      this.refused(form, { message: "The encounter changed in another tab before this tap, so nothing was done: it is shown as it is now. Tap again if you still want this." });
+    }
+    return false;
   }
 
   /** `change` (async) with the encounter to itself across tabs; null when this tab could not be
@@ -132,10 +148,10 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null }) {
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
-    if (this.busy || !fight) return null;
+    if (this.busy || !fight || !this.stillSeen(fight, seen, form)) return null;
     this.busy = true;
     this.problem = null;
     this.update();
@@ -156,23 +172,48 @@ class EncounterTracker extends RollbookElement {
     }
     for (const id of Object.keys(full)) if (!result.encounter.combatants.some((c) => c.id === id)) delete full[id];
     this.shown = result.encounter; // its status is in this answer: no need to ask for it again
+    const updated = new Date().toISOString();
     if (!this.keep({
       current: result.encounter,
       undo: [...fight.undo, fight.current].slice(-MAX_UNDO),
       full,
       seed: rolls && fight.seed !== null ? fight.seed + 1 : fight.seed,
-      updated: new Date().toISOString(),
+      updated,
     }, fight.current)) return null;
+    this.mine = updated;
     this.statusFrom(result.status);
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
     const heading = typeof title === "function" ? title(result) : title;
-    this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events };
+    this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events,
+                  outcomes: result.outcomes ?? [], at: form };
     // `alsoKeep`: what the step adds to the roll log, kept with the step, before the lock is let go
     // (an await): a reload in between kept the fight's step and lost its roll (a loaded CI run)
     alsoKeep?.(result, seed, this.step);
-    this.said = `${this.step.title}. ${this.#turnWords(result.encounter)}`;
+    const outcome = this.step.outcomes.find((o) => `act-${o.id}` === form || `edit-${o.id}` === form);
+    this.said = `${this.step.title}${outcome ? `: ${outcome.text}` : ""}. ${this.#turnWords(result.encounter)}`;
+    const held = this.#hold(form);
     this.update();
+    this.showAnswer("[data-step-answer]", held);
     return { result, seed };
+  }
+
+  /** Once drawn, bring the last step's answer (where the tap was made) into view, as little as
+   *  needed: it is drawn next to the tapped button, so this moves the page only when the answer
+   *  would land off-screen (or under the Next bar: its scroll margin, encounter.css). */
+  showAnswer(selector = "[data-step-answer]", held = null) {
+    requestAnimationFrame(() => {
+      // the part tapped stays where the thumb is, though lines were added above it (a target's outcome)
+      const at = held && this.querySelector(`[data-anchor="${held.form}"]`);
+      const moved = at ? at.getBoundingClientRect().top - held.top : 0;
+      if (Math.abs(moved) >= 1) globalThis.scrollBy(0, moved);
+      this.querySelector(selector)?.scrollIntoView({ block: "nearest" });
+    });
+  }
+
+  /** Where the part of the page that `form` names (data-anchor) is now, to keep it there. */
+  #hold(form) {
+    const at = form && this.querySelector(`[data-anchor="${form}"]`);
+    return at ? { form, top: at.getBoundingClientRect().top } : null;
   }
 
   /** Keep `fight`, the step made from the encounter state `after` (when it is not the one
@@ -226,16 +267,17 @@ class EncounterTracker extends RollbookElement {
   async #next() {
     const fight = kept.encounter;
     const title = fight.current.round === 0 || this.#lastTurn(fight.current) ? "Initiative rolled" : null;
-    const done = await this.run("encounter next", {}, { rolls: true, title });
+    const done = await this.run("encounter next", {}, { rolls: true, title, form: "next" });
     if (done) {
-      // The heading says whose turn it is: the step shows only what else happened (initiative, bleeding, …).
+      // The heading says whose turn it is: the step shows only what else happened (initiative, bleeding, …);
+      // what it did to each combatant (bleeding, an effect ended) is on the combatant's card.
       const turn = done.result.events.findLast((e) => e.kind === "turn");
       const rest = done.result.events.filter((e) => e !== turn);
       if (turn) this.said = turn.text;
       const now = this.#active(done.result.encounter);
-      this.step = rest.length ? { title: title ?? (now ? `${now.name}'s turn` : this.step.title), events: rest } : null;
+      this.step = { ...this.step, title: rest.length ? title ?? (now ? `${now.name}'s turn` : this.step.title) : null, events: rest, at: null };
       this.update();
-      requestAnimationFrame(() => this.querySelector("[aria-current='true']")?.scrollIntoView({ block: "nearest" }));
+      this.showAnswer("[aria-current='true']");
     }
   }
 
@@ -245,11 +287,14 @@ class EncounterTracker extends RollbookElement {
 
   #undo() {
     if (!kept.encounter?.undo.length || this.busy) return null;
+    const seen = this.seen; // a quick second tap undoes one step, not two
     return this.locked(async () => {
       const fight = kept.encounter; // as the last step left it (it may have been in another tab)
-      if (!fight?.undo.length || this.busy) return;
+      if (!fight?.undo.length || this.busy || !this.stillSeen(fight, seen, "next")) return;
       const previous = fight.undo.at(-1);
-      if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated: new Date().toISOString() }, fight.current)) {
+      const updated = new Date().toISOString();
+      if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated }, fight.current)) {
+        this.mine = updated;
         this.problem = null;
         this.step = { title: "Undone", events: [] };
         this.said = `Undone. ${this.#turnWords(previous)}`;
@@ -288,7 +333,15 @@ class EncounterTracker extends RollbookElement {
       ${fight ? this.#fightView(fight) : startView(this)}`;
   }
 
+  /** "Starting the dice engine…" next to the button just tapped, while a step waits for it. */
+  waiting() {
+    return this.busy && this.engine.state === "starting"
+      ? html`<p class="rollbook-encounter__waiting" role="status">${this.engine.message ?? "Starting the dice engine…"}</p>`
+      : nothing;
+  }
+
   #fightView(fight) {
+    this.seen = fight.updated;
     const enc = fight.current;
     const active = this.#active(enc);
     const ordered = [...enc.order.map((id) => enc.combatants.find((c) => c.id === id)).filter(Boolean),
@@ -299,12 +352,13 @@ class EncounterTracker extends RollbookElement {
         <p class="rollbook-encounter__meta">${RULES.find((r) => r.value === enc.rules).label}${fight.seed !== null ? ` · seeded, next seed ${fight.seed}` : ""}</p>
       </div>
       ${this.problemFor(null).line}
-      <div aria-live="off" aria-busy=${this.busy ? "true" : "false"} class="rollbook-encounter__answer">${stepView(this.step)}</div>
-      ${enc.combatants.length ? nothing : html`<p>No combatants yet: add them below, then roll initiative.</p>`}
+      <div aria-live="off" aria-busy=${this.busy ? "true" : "false"} class="rollbook-encounter__answer">${this.step?.at ? nothing : stepView(this.step)}</div>
+      ${enc.round === 0 ? addView(this, enc) : nothing /* before the first round: adding is the work, at the top */}
+      ${enc.combatants.length ? nothing : html`<p>No combatants yet: add them above, then roll initiative.</p>`}
       <ol class="rollbook-combatants" aria-label="Combatants in turn order">
         ${ordered.map((c) => combatantView(this, fight, c, c === active))}
       </ol>
-      ${addView(this, enc)}
+      ${enc.round === 0 ? nothing : addView(this, enc)}
       ${logView(enc)}
       <details class="rollbook-encounter__more">
         <summary>Rulings and ending the encounter</summary>
@@ -314,10 +368,12 @@ class EncounterTracker extends RollbookElement {
         })}</ul>
         <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button>
       </details>
+      ${this.problemFor("next").line}
+      ${this.waiting()}
       <div class="rollbook-encounter__bar">
         <button type="button" class="md-button rollbook-encounter__undo" ?disabled=${!fight.undo.length}
           @click=${() => this.#undo()}>Undo${fight.undo.length ? ` (${fight.undo.length})` : ""}</button>
-        <button type="button" class="md-button md-button--primary rollbook-encounter__next" @click=${() => this.#next()}>
+        <button type="button" class="md-button md-button--primary rollbook-encounter__next" aria-busy=${this.busy ? "true" : "false"} @click=${() => this.#next()}>
           ${enc.round === 0 ? "Roll initiative" : this.#lastTurn(enc) ? "Next round" : "Next turn"}</button>
       </div>`;
   }

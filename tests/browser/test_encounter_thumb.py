@@ -1,0 +1,279 @@
+"""The fight on one screen (issue 38), at 390 x 844 as a GM plays it with one thumb: every step's
+answer where the tap was made and in view without scrolling, taps that cannot slip, no attack
+offered that the rules forbid, Cyno as quick as OpenCore, and the start said at its button.
+
+The budgets the issue sets are asserted here; `Thumb` counts taps, typed fields, the scrolling a
+player would need to reach each button (Playwright's own scrolling, measured before the tap) and
+to read each answer (how far off-screen it is drawn)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS
+from rollbook import api
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
+
+SCREEN = 844
+BAR = 76  # the Next / Undo bar at the bottom of the screen (encounter.css): what lies under it is not in view
+KRISTINE = {"id": "c1", "name": "Kristine", "hp_roll": 60, "created": "2026-11-30T18:00:00.000Z",
+            "scores": {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}}
+
+
+def cyno_kept(name: str, side: str, **score: int) -> dict[str, Any]:
+    return {"id": name.lower(), "name": name, "rules": "cyno", "side": side, "weapon": "2d6", "armor_name": None,
+            "score": score, "created": "2026-11-30T18:00:00.000Z"}
+
+
+# Two kept Cyno characters (kept with "Also keep it for next time") and a kept kind of foe.
+RACHEL = cyno_kept("Rachel", "players", reflex=14, coordination=14, stress=12, actions=2, dp=30, weaponry_skill=70)
+SID = cyno_kept("Sid", "players", reflex=12, coordination=13, stress=10, actions=2, dp=25)
+GANGER = cyno_kept("Ganger", "gang", reflex=10, coordination=11, stress=9, actions=2, dp=20)
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+class Thumb:
+    """A player's taps and typed fields, and the scrolling each would need, counted."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+        self.fields = 0
+        self.reach = 0.0  # px scrolled to reach a button
+        self.read = 0.0  # px scrolled to read an answer
+
+    def _offscreen(self, box: dict[str, float] | None, bottom: float = SCREEN - BAR) -> float:
+        assert box is not None
+        return max(0.0, -box["y"]) + max(0.0, box["y"] + box["height"] - bottom)
+
+    def tap(self, target: Locator) -> None:
+        in_bar = target.evaluate("(e) => !!e.closest('.rollbook-encounter__bar')")  # the bar's own buttons are tappable
+        self.reach += self._offscreen(target.bounding_box(), SCREEN if in_bar else SCREEN - BAR)
+        self.taps += 1
+        target.click()
+
+    def type(self, field: Locator, text: str) -> None:
+        self.reach += self._offscreen(field.bounding_box())
+        self.fields += 1
+        field.fill(text)
+
+    def reads(self, answer: Locator) -> str:
+        """The answer drawn: how far it lies off-screen is scrolling the player needs to read it."""
+        expect(answer).to_be_visible()
+        self.page.wait_for_timeout(100)  # the answer is brought into view in the frame after it is drawn
+        self.read += self._offscreen(answer.bounding_box())
+        return answer.inner_text()
+
+
+def steps_done(widget: Locator, n: int) -> None:
+    """n steps kept (Undo counts them, up to its 20)."""
+    expect(widget.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({min(n, 20)})", timeout=ENGINE_TIMEOUT_MS)
+
+
+def logged(page: Page) -> int:
+    return kept_encounter(page)["current"]["logged"]
+
+
+def step_kept(page: Page, before: int) -> None:
+    """The next step is kept (its events logged)."""
+    page.wait_for_function("(n) => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter.current.logged > n",
+                           arg=before, timeout=ENGINE_TIMEOUT_MS)
+
+
+def keep(page: Page, kept: dict[str, Any]) -> None:
+    page.evaluate("(k) => localStorage.setItem('rollbook.kept.v1', JSON.stringify(k))", {"rollbook": 2, **kept})
+    page.reload()
+
+
+def kept_encounter(page: Page) -> dict[str, Any]:
+    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter")
+
+
+def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_answer_without_scrolling(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/?seed=11")
+    keep(page, {"characters": [KRISTINE]})
+    widget = page.locator("rollbook-encounter")
+    thumb = Thumb(page)
+    thumb.tap(widget.get_by_role("button", name="Start the encounter"))
+    quick = widget.get_by_role("list", name="Add in one tap")
+    for n, name in enumerate(["Kristine", "A typical foe", "A typical foe"], start=1):
+        thumb.tap(quick.get_by_role("button", name=name, exact=True))
+        steps_done(widget, n)
+        # the answer by the buttons, which stay where they were
+        assert "joins" in thumb.reads(widget.locator(".rollbook-encounter__quick [data-step-answer]"))
+    assert [c["name"] for c in kept_encounter(page)["current"]["combatants"]] == ["Kristine", "Foe", "Foe 2"]
+    thumb.tap(widget.locator(".rollbook-encounter__next"))
+    steps, attacks = 4, []
+    while True:  # each turn: the acting combatant attacks, then Next; until round 3 would begin
+        steps_done(widget, steps)
+        card = widget.locator("li[aria-current='true']")
+        thumb.tap(card.locator(".rollbook-encounter__attack"))
+        steps += 1
+        steps_done(widget, steps)
+        said = thumb.reads(card.locator("[data-step-answer] .rollbook-encounter__outcome"))
+        attacks.append(said)
+        assert said.startswith(("Hit ", "Missed ", "Critical hit")), said
+        # the attack is taken: not offered again, and the reason is where the button was
+        expect(card.locator(".rollbook-encounter__attack")).to_have_count(0)
+        expect(card.locator(".rollbook-combatant__refused")).to_contain_text("has taken this round's action")
+        # the target's card says it too (the engine's line for it)
+        step = page.evaluate("() => document.querySelector('rollbook-encounter').step")
+        target = next(o for o in step["outcomes"] if f"act-{o['id']}" != step["at"])
+        expect(widget.locator(f"li[data-id='{target['id']}'] .rollbook-combatant__outcome")).to_have_text(
+            "Last step: " + target["text"])
+        enc = kept_encounter(page)["current"]
+        if enc["round"] == 2 and enc["turn"] == len(enc["order"]) - 1:
+            break
+        thumb.tap(widget.locator(".rollbook-encounter__next"))
+        steps += 1
+    assert len(attacks) == 6
+    print(f"OpenCore: {thumb.taps} taps, {thumb.fields} fields, {thumb.read:.0f} px to read, {thumb.reach:.0f} px to reach")
+    assert thumb.taps <= 16 and thumb.fields == 0 and thumb.read == 0, (thumb.taps, thumb.fields, thumb.read)
+
+
+def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_quick(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/?seed=3")
+    keep(page, {"foes": [RACHEL, SID, GANGER]})
+    widget = page.locator("rollbook-encounter")
+    thumb = Thumb(page)
+    widget.get_by_label("Rules").select_option("cyno")
+    thumb.taps += 1  # the one choice: the rule set
+    thumb.tap(widget.get_by_role("button", name="Start the encounter"))
+    quick = widget.get_by_role("list", name="Add in one tap")
+    expect(widget.locator(".rollbook-encounter__quick")).to_contain_text(
+        "A typical Cyno foe has 10 in each attribute, 2 actions, 20 DP and a 1d6 weapon", timeout=ENGINE_TIMEOUT_MS)
+    for n, name in enumerate(["Rachel", "Sid", "Ganger", "Ganger", "A typical foe", "A typical foe"], start=1):
+        thumb.tap(quick.get_by_role("button", name=name, exact=True))
+        steps_done(widget, n)
+    combatants = kept_encounter(page)["current"]["combatants"]
+    assert [(c["name"], c["side"], c["dp"], c["weapon_damage"]) for c in combatants] == [
+        ("Rachel", "players", 30, "2d6"), ("Sid", "players", 25, "2d6"), ("Ganger", "gang", 20, "2d6"),
+        ("Ganger 2", "gang", 20, "2d6"), ("Foe", "foes", 20, "1d6"), ("Foe 2", "foes", 20, "1d6")]
+    setup = thumb.taps
+    # three rounds: at each player's turn a strike; Next moves on
+    strikes = 0
+    while True:
+        before = logged(page)
+        thumb.tap(widget.locator(".rollbook-encounter__next"))
+        step_kept(page, before)
+        enc = kept_encounter(page)["current"]
+        card = widget.locator("li[aria-current='true']")
+        if card.locator(".rollbook-combatant__side").inner_text().startswith("players"):
+            strike = card.locator(".rollbook-encounter__attack")
+            if strike.count():
+                y = strike.bounding_box()["y"]
+                before = logged(page)
+                strike.click()  # counted apart: the issue's budget is the set-up and the rounds
+                strikes += 1
+                step_kept(page, before)
+                said = thumb.reads(card.locator("[data-step-answer] .rollbook-encounter__outcome"))
+                assert said.startswith(("Hit ", "Missed ", "Critical hit")), said
+                if said.startswith(("Hit ", "Critical")) and "held" not in said:
+                    assert " DP lost, " in said, said  # the damage is on screen, not only in the working
+                # with an action left, the Strike button stays under the thumb, its answer right under it
+                if strike.count():
+                    assert abs(strike.bounding_box()["y"] - y) < 2, (strike.bounding_box()["y"], y)
+        if enc["round"] == 3 and enc["turn"] == len(enc["order"]) - 1:
+            break
+    rounds = thumb.taps - setup
+    print(f"Cyno: set-up {setup} taps, rounds {rounds} taps (+{strikes} strikes), {thumb.fields} fields, "
+          f"{thumb.read:.0f} px to read, {thumb.reach:.0f} px to reach")
+    assert strikes >= 3
+    assert thumb.taps <= 26 and thumb.fields <= 2 and thumb.read == 0, (setup, rounds, thumb.fields, thumb.read)
+
+
+def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: str) -> None:
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/?seed=5")
+    widget = page.locator("rollbook-encounter")
+    widget.get_by_role("button", name="Start the encounter").click()
+    quick = widget.get_by_role("list", name="Add in one tap")
+    for n in (1, 2, 3):
+        quick.get_by_role("button", name="A typical foe").click()
+        steps_done(widget, n)
+    widget.locator(".rollbook-encounter__next").click()
+    steps_done(widget, 4)
+    first = kept_encounter(page)["current"]
+    assert first["turn"] == 0
+    # two taps, the second before the first one's answer is drawn (one task: a warm engine answers
+    # within a few ms, and a tap after the answer is drawn is meant)
+    double = "(button) => { button.click(); button.click(); }"
+    widget.locator(".rollbook-encounter__next").evaluate(double)
+    steps_done(widget, 5)
+    page.wait_for_timeout(1500)  # a second step would have been taken by now
+    steps_done(widget, 5)
+    assert kept_encounter(page)["current"]["turn"] == 1  # one turn on, none skipped
+    expect(widget.locator("[role=alert]")).to_have_count(0)  # nothing to say: its answer is on screen
+    widget.locator(".rollbook-encounter__undo").evaluate(double)
+    steps_done(widget, 4)
+    page.wait_for_timeout(1000)
+    steps_done(widget, 4)
+    assert kept_encounter(page)["current"] == first
+
+
+def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_button_was(phone, base_url: str) -> None:
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    for name, side in (("Buck", "players"), ("Orc", "orcs")):
+        enc = engine("encounter add", encounter=enc, name=name, side=side, typical=True)["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
+    enc = engine("encounter crit", encounter=enc, target="o1", type="impact", roll=75)["encounter"]  # Orc stunned
+    enc = engine("encounter next", encounter=enc, seed=1)["encounter"]  # the Orc's turn
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": None, "updated": now}})
+    card = page.locator("rollbook-encounter li[aria-current='true']")
+    expect(card).to_have_attribute("data-id", "o1")
+    expect(card.locator(".rollbook-combatant__refused")).to_have_text("Orc is stunned: unable to attack.", timeout=ENGINE_TIMEOUT_MS)
+    expect(card.locator(".rollbook-encounter__attack")).to_have_count(0)
+    expect(card.get_by_role("button", name="Defense action")).to_be_visible()  # what is still open is offered
+
+
+def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(phone, base_url: str) -> None:
+    held: list[Any] = []
+    phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way
+    try:
+        page = phone.new_page()
+        page.goto(base_url + "tools/encounter/")
+        widget = page.locator("rollbook-encounter")
+        button = widget.get_by_role("button", name="Start the encounter")
+        expect(button).to_be_visible()
+        # the page's own clock: from the tap to the first frame that has the words at the button
+        page.evaluate("""() => {
+          window.__said = new Promise((done) => {
+            document.addEventListener("click", () => {
+              const tapped = performance.now();
+              new MutationObserver((_, observer) => {
+                if (document.querySelector(".rollbook-encounter__waiting")) { observer.disconnect(); done(performance.now() - tapped); }
+              }).observe(document.querySelector("rollbook-encounter"), { childList: true, subtree: true });
+            }, { capture: true, once: true });
+          });
+        }""")
+        button.click()
+        waiting = widget.locator(".rollbook-encounter__waiting")
+        expect(waiting).to_have_text("Starting the dice engine…", timeout=2000)
+        took = page.evaluate("window.__said")
+        below, said = button.bounding_box(), waiting.bounding_box()
+        assert below and said and 0 <= said["y"] - (below["y"] + below["height"]) < 40, (below, said)
+        assert said["y"] + said["height"] <= SCREEN
+        print(f"Start: said at the button {took:.1f} ms after the tap")
+        assert took < 100
+    finally:
+        phone.unroute("**/pyodide/*/pyodide.asm.mjs")
+        for route in held:
+            route.continue_()
+    expect(widget.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.locator(".rollbook-encounter__waiting")).to_have_count(0)
