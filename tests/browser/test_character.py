@@ -167,6 +167,40 @@ def test_buck_hunter_typed_from_real_dice_gives_the_seeds_worked_example(phone, 
     assert_sheet_is(page, engine("opencore character", scores=scores_text(BUCK), hp_roll=96))
 
 
+def test_the_name_field_and_keep_stay_put_hp_says_why_and_each_composite_is_named(phone, base_url: str) -> None:
+    """Issue 38: rolling moves nothing under the numbers (the room is kept); the reason for HP is
+    right under it, in the engine's words (HP 1 is the rule for half of all characters); each
+    composite tile says what it is made of, from the engine's composites table."""
+    page = phone.new_page()
+    open_generator(page, base_url)
+    name, keep_button = page.get_by_label("Character name"), page.get_by_role("button", name="Keep this character")
+    expect(keep_button).to_be_visible()
+    page.wait_for_timeout(300)  # (the whole drawing's second step)
+    before = (name.bounding_box()["y"], keep_button.bounding_box()["y"])
+    roll_character(page)
+    page.wait_for_timeout(300)
+    after = (name.bounding_box()["y"], keep_button.bounding_box()["y"])
+    assert abs(after[0] - before[0]) < 1 and abs(after[1] - before[1]) < 1, (before, after)
+
+    # seed 3 rolls HP 1: 1d100 - CON below 1
+    expected = engine("opencore character", seed=3)
+    assert expected["hp"] == 1
+    open_generator(page, base_url, "?seed=3")
+    wait_for_sheet(page)
+    (hp_step,) = [step for step in expected["working"] if step["name"] == "HP"]
+    why = page.locator("[data-why=HP]")
+    expect(why).to_contain_text(f"HP 1: {hp_step['rule']} = {hp_step['working']}")
+    expect(why.get_by_role("link")).to_have_text([ruling["title"] for ruling in hp_step["rulings"]])
+    hp, reason = page.locator("[data-score=HP]").bounding_box(), why.bounding_box()
+    assert 0 <= reason["y"] - (hp["y"] + hp["height"]) < 40, (hp, reason)  # right under the big number
+    assert reason["y"] + reason["height"] <= 844
+
+    table = engine("table", name="opencore.composites")
+    for row in table["rows"]:
+        tile = page.locator(".rollbook-sheet__tile", has=page.locator(f"[data-score={row['code']}]"))
+        expect(tile.locator(".rollbook-sheet__words")).to_have_text(", ".join(ABILITIES[code] for code in row["abilities"]))
+
+
 def test_a_locked_ability_survives_rerolls_and_one_ability_rerolls_alone(phone, base_url: str) -> None:
     page = phone.new_page()
     open_generator(page, base_url)

@@ -472,3 +472,12 @@ def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(pho
     expect(page.locator(".rollbook-chance").first).to_contain_text(f"At least 50500: about {shown}%",
                                                                    timeout=3 * ENGINE_TIMEOUT_MS)
     expect(note).to_contain_text(f"seed {seed}")
+
+
+def test_the_offline_page_says_the_copys_size_once_as_the_build_measured_it(phone, base_url: str, served_site) -> None:
+    """Issue 38: the page said 23 MB in its text and another figure in the widget under it."""
+    size = round(json.loads((served_site.directory / "offline.json").read_text())["bytes"] / 1e6)
+    page = phone.new_page()
+    page.goto(base_url + "tools/offline/")
+    expect(page.locator("rollbook-offline-copy")).to_contain_text(f"The offline copy takes about {size} MB")
+    assert re.findall(r"(\d+) MB", page.locator("article").inner_text()) == [str(size)]

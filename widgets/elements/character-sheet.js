@@ -1,6 +1,6 @@
 // The OpenCore character sheet: the engine's answer to "opencore character" as the page shows it
 // and prints it. HP and the composites first and large (above the scores, where a roll shows them
-// at once), then the saving throws with their exact chances, then how each number was worked out
+// at once; each composite named by its abilities, HP with its working right under it), then the saving throws with their exact chances, then how each number was worked out
 // (the rule, the numbers, the rulings applied); under the checks, the readings they follow (the
 // ruling's title, or its alternative's words where the table chose it).
 // Nothing here computes a rule: every number is the engine's.
@@ -29,14 +29,31 @@ const page = (path) => new URL(path, SITE_ROOT).href;
 // The saving throws in the order the rules give them (the engine's JSON sorts its keys).
 const SAVES = ["physical-toughness", "reflex", "willpower", "awareness", "concentration"];
 
-function bigNumbers(result) {
+/** A composite's own name: the abilities it is made of (`abilities`: code -> the ability codes,
+ *  the engine's composites table), by their names; "Composite" until the table is known. */
+function compositeName(code, abilities) {
+  const codes = abilities?.get(code);
+  return codes?.length ? codes.map((ability) => ABILITY_NAMES[ability] ?? ability).join(", ") : "Composite";
+}
+
+function bigNumbers(result, abilities) {
   const composites = result.working.filter((step) => step.name in result.composites); // the engine's order: SDAC, IPW, CC
-  const tiles = [["HP", "Health points", result.hp], ...composites.map((step) => [step.name, "Composite", result.composites[step.name]])];
+  const tiles = [["HP", "Health points", result.hp], ...composites.map((step) => [step.name, compositeName(step.name, abilities), result.composites[step.name]])];
   return html`<dl class="rollbook-sheet__big">
     ${tiles.map(([code, words, value]) => html`<div class="rollbook-sheet__tile">
       <dt>${code} <span class="rollbook-sheet__words">${words}</span></dt>
       <dd data-score=${code}>${value}</dd></div>`)}
   </dl>`;
+}
+
+/** Why HP is what it is, right under it: the engine's own working step ("1d100 - CON = 9 - 17 =
+ *  -8, at least 1") and the ruling it applied, by its title (HP 1 is the rule for half of all
+ *  characters, and a big "1" alone looks like a mistake). */
+function hpWhy(result) {
+  const step = result.working.find((s) => s.name === "HP");
+  if (!step) return nothing;
+  return html`<p class="rollbook-sheet__why" data-why="HP">HP ${step.value}: ${step.rule} = ${step.working}${step.rulings.map((ruling) => html`
+    (<a href=${page(`rulings/#${ruling.id}`)}>${ruling.title}</a>)`)}</p>`;
 }
 
 function abilitiesTable(result) {
@@ -84,11 +101,13 @@ function workingList(result) {
   </section>`;
 }
 
-/** The top of the sheet, right under the roll button: the name, then HP and the composites, large. */
-export function sheetSummary(result, name) {
+/** The top of the sheet, right under the roll button: the name, then HP and the composites, large,
+ *  each composite by its name (`abilities`: the composites table, code -> ability codes), and why
+ *  HP is what it is. */
+export function sheetSummary(result, name, abilities = null) {
   return html`<section class="rollbook-sheet rollbook-sheet--summary" aria-labelledby="rollbook-sheet-title">
     <h2 id="rollbook-sheet-title" class="rollbook-sheet__name">${name || "Unnamed character"}</h2>
-    <div aria-live="polite">${bigNumbers(result)}</div>
+    <div aria-live="polite">${bigNumbers(result, abilities)}${hpWhy(result)}</div>
   </section>`;
 }
 

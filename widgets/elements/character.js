@@ -113,6 +113,13 @@ class CharacterGenerator extends RollbookElement {
       if (answer.ok) this.titles = new Map(answer.result.rulings.map((r) => [r.id, r.title]));
       this.update();
     });
+    // each composite's abilities, to name it on the sheet (asked before any sheet: the worker
+    // answers in order, so the first sheet already has the names)
+    this.composites = null; // code -> the ability codes it is made of
+    ask({ command: "table", args: { name: "opencore.composites" } }).then((answer) => {
+      if (answer.ok) this.composites = new Map(answer.result.rows.map((row) => [row.code, row.abilities]));
+      this.update();
+    });
     const { values, problems } = readQuery(LINK, location.search, LINK_LABELS);
     this.linkProblems = problems;
     if (values.scores || values.seed !== undefined) {
@@ -323,7 +330,7 @@ class CharacterGenerator extends RollbookElement {
       ${this.shared ? html`<p class="rollbook-answer__shared">A shared character: the same scores, HP roll and rulings as on the device it came from. Name it and keep it to have it here.</p>` : nothing}
       <div class="rollbook-character__answer" aria-busy=${this.busy ? "true" : "false"}>
         ${this.busy && this.engine.state === "starting" ? html`<p class="rollbook-answer__wait">Your roll is kept: it is rolled as soon as the engine is ready.</p>` : nothing}
-        ${this.answer ? sheetSummary(this.answer.result, this.draft.name.trim()) : this.#hint()}
+        ${this.answer ? sheetSummary(this.answer.result, this.draft.name.trim(), this.composites) : this.#hint()}
       </div>
       ${this.#keepForm(keptHere)}
       ${this.#scoresForm()}

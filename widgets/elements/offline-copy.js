@@ -1,5 +1,8 @@
 // <rollbook-offline-copy>: the offline copy on tools/offline/: whether this device has it, how much
 // it takes, and a button to make it now (a browser saving data makes none by itself) or remove it.
+// Its size is said here only, one figure: what the build precaches (offline.json), kept or not
+// (the browser's estimate of what the site stores counts more than the copy, so it read as a
+// second, larger figure once the copy was kept; the page's text had a third).
 
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { keepOffline, offlineCopy, removeOffline, savingData } from "../offline.js";
@@ -21,8 +24,8 @@ class OfflineCopy extends RollbookElement {
   }
 
   async #look() {
-    this.copy = await offlineCopy().catch(() => ({ kept: false, bytes: null }));
-    if (!this.copy.kept && this.size === null) {
+    this.copy = await offlineCopy().catch(() => ({ kept: false }));
+    if (this.size === null) {
       const written = await fetch(new URL("offline.json", SITE_ROOT)).then((r) => (r.ok ? r.json() : null)).catch(() => null);
       this.size = Number.isFinite(written?.bytes) ? written.bytes : null;
     }
@@ -47,10 +50,10 @@ class OfflineCopy extends RollbookElement {
       return html`<p>This browser cannot keep Rollbook for offline use; it works while online.</p>`;
     }
     if (this.copy === null) return html`<p class="rollbook-offline__state" role="status">Looking…</p>`;
-    const { kept, bytes } = this.copy;
+    const { kept } = this.copy;
     return html`
       <p class="rollbook-offline__state" role="status">${kept
-        ? html`<strong>Kept offline on this device</strong>${bytes ? ` (Rollbook takes ${megabytes(bytes)} here).` : "."}`
+        ? html`<strong>Kept offline on this device</strong>${this.size ? ` (about ${megabytes(this.size)}).` : "."}`
         : html`<strong>Not kept offline yet.</strong> ${this.size ? `The offline copy takes about ${megabytes(this.size)}. ` : ""}${
           savingData() ? "Your browser asks to save data, so it is made only when you ask." : "It is made by itself once you use a tool or a die."}`}</p>
       ${kept
