@@ -125,16 +125,16 @@ class OpenCoreAttack extends RollbookTool {
       ${verdict(heading, result.damage ?? (result.hit ? "Hit" : "Miss"), result.damage === null ? nothing : "damage")}
       <ul class="rollbook-facts">
         ${result.attack_roll === null ? nothing : html`<li>Attack: d100 ${result.attack_roll} + skill ${result.combat_skill} → ${result.attack_total};
-          ${result.defense_roll === null ? "no defense roll" : html`defense: d100 ${result.defense_roll} → ${result.defense_total}`}.</li>`}
-        <li><strong>${result.hit ? "Hit" : "Miss"}</strong> (${result.reason}).</li>
+          ${result.defense_roll === null ? "no defense roll" : html`defense: d100 ${result.defense_roll} → ${result.defense_total}`}</li>`}
+        <li><strong>${result.hit ? "Hit" : "Miss"}</strong> (${result.reason})</li>
         ${fumbles.map(([side, f]) => html`<li><strong>Fumble (${side})</strong>: Fumble Chart ${f.roll}: ${f.effect}</li>`)}
-        ${result.self_damage !== null ? html`<li>The attacker injures himself: ${result.self_damage} damage.</li>` : nothing}
-        ${result.damage !== null ? html`<li>Damage${result.damage_expression ? ` ${result.damage_expression}` : ""}: <strong>${result.damage}</strong>.</li>` : nothing}
+        ${result.self_damage !== null ? html`<li>The attacker injures himself: ${result.self_damage} damage</li>` : nothing}
+        ${result.damage !== null ? html`<li>Damage${result.damage_expression ? ` ${result.damage_expression}` : ""}: <strong>${result.damage}</strong></li>` : nothing}
         ${wound ? html`
-          <li>${wound.substance_flaw ? "Substance flaw: straight to HP. " : ""}${wound.to_power ? `Power stops ${wound.to_power}, ` : ""}Armor −${wound.to_armor} (${wound.armor} left),
-            Toughness −${wound.to_toughness} (${wound.toughness} left), HP −${wound.to_hp}.</li>
+          <li>${wound.substance_flaw ? "Substance flaw: straight to HP. " : ""}${wound.to_power ? `Power stops ${wound.to_power}, ` : ""}Armor ${taken(wound.to_armor, wound.armor)},
+            Toughness ${taken(wound.to_toughness, wound.toughness)}, HP ${wound.to_hp ? `−${wound.to_hp}` : "none lost"}</li>
           ${wound.critical_hit ? html`<li><strong>Critical (${wound.critical_hit.type})</strong>: roll ${wound.critical_hit.roll} (${wound.critical_hit.row}): ${wound.critical_hit.effect}</li>` : nothing}
-          <li>The defender: <strong>${wound.hp} HP, ${wound.state}</strong>${wound.bleeding ? ", bleeding" : ""}.</li>` : nothing}
+          <li>The defender: <strong>${wound.hp} HP, ${wound.state}</strong>${wound.bleeding ? ", bleeding" : ""}</li>` : nothing}
       </ul>`;
   }
 
@@ -144,6 +144,11 @@ class OpenCoreAttack extends RollbookTool {
     const head = result.attack_total === null ? "Mental Power" : `Attack ${result.attack_total} vs ${result.defense_total ?? "no defense"}`;
     return { label: `${head}: ${outcome}${critical}`, total: result.damage ?? result.attack_total ?? result.effective_power };
   }
+}
+
+/** What armor or Toughness took of a hit and has left: "−5 (3 left)", or "none taken (0 left)", never "−0". */
+function taken(lost, left) {
+  return `${lost ? `−${lost}` : "none taken"} (${left} left)`;
 }
 
 define("rollbook-opencore-attack", OpenCoreAttack);
