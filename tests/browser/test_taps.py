@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, phone_context
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -302,3 +302,19 @@ def test_a_codex_check_at_dc_15_with_plus_3_again_after_a_reload_in_one_tap_no_f
     assert "modifier=3" in again["link"] and "dc=15" in again["link"] and again["seed"] != first["seed"]
     expected = engine("codex check", modifier=3, dc=15, seed=again["seed"])
     expect(check.locator(".rollbook-total__value")).to_have_text(str(expected["total"]))
+
+
+def test_with_less_motion_asked_for_the_answer_is_brought_into_view_at_once(browser: Any, base_url: str, outside) -> None:
+    """prefers-reduced-motion: the page jumps straight to the answer, with no smooth scroll."""
+    context = phone_context(browser, base_url, outside, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(base_url + "tools/roller/")
+        page.get_by_label("Dice expression").fill("1d20+5")
+        page.get_by_role("button", name="Roll", exact=True).click()
+        expect(page.locator("rollbook-roller .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        box = page.locator("rollbook-roller .rollbook-answer").bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    finally:
+        context.close()
