@@ -134,11 +134,11 @@ def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_s
     add.get_by_role("button", name="Add to the encounter").click()
     refused_at(page, add.get_by_label("HP", exact=True), "HP")
 
-    # "Another like" a combatant adds a fresh, numbered copy; "Keep as a foe" keeps it for one tap next time.
+    # "Another like" a combatant adds a fresh, numbered copy; "Keep for next time" keeps it for one tap next time.
     goblin.get_by_role("button", name="Another like Goblin 2").click()
     expect(widget.locator("#rollbook-enc-step-title")).to_have_text("Goblin 3 joins", timeout=ENGINE_TIMEOUT_MS)
     copy = kept(page)["encounter"]["current"]["combatants"][-1]
     assert (copy["name"], copy["hp"], copy["armor"], copy["weapon"], copy["attack_skill"]) == ("Goblin 3", 12, 25, "Knife", 35)
-    goblin.get_by_role("button", name="Keep as a foe").click()
+    goblin.get_by_role("button", name="Keep for next time").click()
     expect(quick.get_by_role("button", name="Goblin 2", exact=True)).to_be_visible()
     assert [(f["name"], f["score"]["hp"], f["armor_name"]) for f in kept(page)["foes"]] == [("Goblin", 12, "Leather Armor"), ("Goblin 2", 12, "Leather Armor")]

@@ -109,7 +109,7 @@ class RoundRules:
 def next_turn(enc: Encounter, rules: RoundRules, rng: random.Random, rolls: dict[str, int]) -> Step:
     """The next combatant's turn; after the last, the round ends and the next begins."""
     if not enc["combatants"]:
-        raise RollbookError("the encounter has no combatants", hint="add some first")
+        raise RollbookError("no one is in the encounter yet: add the combatants first, then roll initiative")
     if enc["round"] == 0 or enc["turn"] is None:
         return turn_from(enc, rules, rng, rolls, len(enc["order"]))  # not started, or nobody was left
     return turn_from(enc, rules, rng, rolls, enc["turn"] + 1)

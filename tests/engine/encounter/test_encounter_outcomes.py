@@ -102,3 +102,8 @@ def test_a_strikes_modifiers_read_as_a_sentence_with_no_stray_full_stop() -> Non
     assert text.startswith("Ace strikes Ganger: 8 +0 (coordination 10) -2 (Weaponry skill lower than 41%) "
                            "-2 (Half of the target is behind cover) = 4"), text
     assert ".)" not in text
+
+
+def test_initiative_with_no_one_in_the_encounter_says_what_to_do_first() -> None:
+    enc = call("start", rules="opencore")["encounter"]
+    assert refused("next", encounter=enc, seed=1) == "no one is in the encounter yet: add the combatants first, then roll initiative"

@@ -52,7 +52,8 @@ function signed(n) {
 
 /** The status line: state, initiative, what the engine says the combatant can and cannot do. */
 export function statusLine(encounter, combatant, status) {
-  if (!status) return nothing;
+  // (until the engine's status arrives after a reload, its line's room is kept: nothing under it jumps)
+  if (!status) return html`<p class="rollbook-combatant__status" aria-hidden="true">\u00a0</p>`;
   const parts = [status.state];
   if (combatant.initiative !== null) parts.push(`initiative ${combatant.initiative}`);
   if (encounter.rules === "opencore") {
