@@ -30,6 +30,8 @@ const MAX_EXPRESSION = 1000; // the engine's own limit (rollbook.dice.limits.MAX
 const MAX_FILE_CHARS = 2_000_000;
 export const MAX_UNDO = 20; // encounter states Undo can take back
 export const MAX_ENCOUNTER_CHARS = 64_000; // the engine's request limit (rollbook.api.MAX_REQUEST_CHARS)
+/** A step made from an encounter another tab has moved on since: refused in these words. */
+export const CHANGED_ELSEWHERE = "the encounter changed in another tab: here it is now";
 const MAX_COMBATANTS = 40; // the engine's own limit (encounter/shape.py)
 // Far deeper than anything Rollbook keeps (an encounter's Undo state, a combatant's effect: about
 // ten). Deeper, measuring a value's size ran out of stack, and the engine refuses it anyway.
@@ -697,7 +699,7 @@ export class KeptStore {
     const checked = checkEncounter(encounter);
     this.#change((s) => {
       if (after !== undefined && JSON.stringify(s.encounter?.current ?? null) !== JSON.stringify(after)) {
-        throw new KeptError("the encounter changed in another tab: here it is now", { reason: "changed elsewhere" });
+        throw new KeptError(CHANGED_ELSEWHERE, { reason: "changed elsewhere" });
       }
       return { ...s, encounter: checked };
     }, "the encounter's last step");

@@ -16,7 +16,7 @@
 import { ask, newSeed } from "../../engine.js";
 import { define, html, nothing, RollbookElement } from "../../element.js";
 import { fieldInError, revealProblem } from "../../field-problem.js";
-import { KeptError, MAX_UNDO, put } from "../../kept.js";
+import { CHANGED_ELSEWHERE, KeptError, MAX_UNDO, put } from "../../kept.js";
 import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
@@ -134,7 +134,7 @@ class EncounterTracker extends RollbookElement {
   stillSeen(fight, seen, form) {
     if (seen === undefined || seen === null || fight.updated === seen) return true;
     if (fight.updated !== this.mine) {
-      this.refused(form, { message: "The encounter changed in another tab before this tap, so nothing was done: it is shown as it is now. Tap again if you still want this." });
+      this.refused(form, { message: `Not kept: ${CHANGED_ELSEWHERE}` }); // as when the store refuses it (kept.js)
     }
     return false;
   }
