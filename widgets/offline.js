@@ -3,7 +3,7 @@
 // ready, and let them choose when to reload. A page is never switched to a new version under the
 // reader's feet: the new worker waits until they press "Reload".
 //
-// The offline copy is about 23 MB, most of it the engine: it is made once the engine has been
+// The offline copy is about 24 MB (the build writes its size into offline.json), most of it the engine: it is made once the engine has been
 // used on this visit (a tool, a die tapped in the text), never for a reader who only reads, and
 // not by itself at all when the browser asks to save data (Save-Data): the offline page's
 // <rollbook-offline-copy> then makes it on request, and removes it on request.

@@ -464,8 +464,8 @@ def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random
     if effects.extra_damage:
         t["stabilized"] = False
     text = looked_up["text"]
-    events = [turns.event(enc, "critical", f"{t['name']}: {text}; -{effects.extra_damage} HP: {t['hp']} HP",
-                          t["id"], hp=-effects.extra_damage)]
+    lost = f"{effects.extra_damage} HP lost" if effects.extra_damage else "no HP lost"  # never "-0 HP"
+    events = [turns.event(enc, "critical", f"{t['name']}: {text}; {lost}: {t['hp']} HP", t["id"], hp=-effects.extra_damage)]
     events += critical_effects(enc, t, dataclasses.asdict(effects))
     return turns.logged(enc, events + hp_changed(enc, t, before))
 

@@ -107,3 +107,10 @@ def test_a_strikes_modifiers_read_as_a_sentence_with_no_stray_full_stop() -> Non
 def test_initiative_with_no_one_in_the_encounter_says_what_to_do_first() -> None:
     enc = call("start", rules="opencore")["encounter"]
     assert refused("next", encounter=enc, seed=1) == "no one is in the encounter yet: add the combatants first, then roll initiative"
+
+
+def test_a_critical_by_hand_with_no_extra_damage_says_so_never_minus_zero() -> None:
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    answer = call("crit", encounter=enc, target="o1", type="impact", roll=1)  # "no extra damage"
+    text = answer["events"][0]["text"]
+    assert "no HP lost: 20 HP" in text and "-0" not in text, text
