@@ -16,7 +16,9 @@ from data mark their own dice cells (``rollbook.tables.Display.rolls``, see roll
 from __future__ import annotations
 
 import re
+import sys
 import xml.etree.ElementTree as etree
+from pathlib import Path
 from typing import Any
 
 from markdown import Extension, Markdown
@@ -25,6 +27,14 @@ from mkdocs.exceptions import PluginError
 
 from rollbook.dice import parse
 from rollbook.errors import RollbookError
+
+# hooks/ is no package: MkDocs has a hook's folder on sys.path while it imports the hook, the tests
+# that load a hook by its path do not, so the folder is put there for this one import.
+sys.path.insert(0, str(Path(__file__).parent))
+try:
+    from widget_tags import WidgetTagsError, block_widgets
+finally:
+    sys.path.remove(str(Path(__file__).parent))
 
 # The expression may hold Roll20's term labels in brackets ([[roll 2d6[fire] + 1d4[cold]]]).
 ROLL = r"\[\[roll\s+(?P<expression>(?:[^\[\]|#]|\[[^\[\]|#]*\])+?)\s*(?:[|#]\s*(?P<label>[^\]]+?)\s*)?\]\]"
@@ -62,20 +72,23 @@ class InlineRollProcessor(InlineProcessor):
         return roll_element(expression, label), m.start(0), m.end(0)
 
 
-# The widgets placed on a line of their own in a page (<rollbook-roller></rollbook-roller>): block
-# elements, so Markdown does not wrap them in a <p> (where their headings and lists may not go).
-BLOCK_WIDGETS = ("rollbook-roller", "rollbook-log", "rollbook-kept", "rollbook-criticals", "rollbook-character",
-                 "rollbook-codex-check", "rollbook-opencore-check", "rollbook-opencore-attack",
-                 "rollbook-opencore-initiative", "rollbook-cyno-strike", "rollbook-cyno-defense",
-                 "rollbook-cyno-turns", "rollbook-cyno-damage")
-
-
 class InlineRollExtension(Extension):
+    def __init__(self, block_widgets: tuple[str, ...]) -> None:
+        super().__init__()
+        self.block_widgets = block_widgets
+
     def extendMarkdown(self, md: Markdown) -> None:
         md.inlinePatterns.register(InlineRollProcessor(ROLL, md), "rollbook_roll", PRIORITY)
-        md.block_level_elements.extend(BLOCK_WIDGETS)
+        # The widgets placed on a line of their own in a page (<rollbook-roller></rollbook-roller>):
+        # block elements, so Markdown does not wrap them in a <p> (where their headings and lists
+        # may not go). Every widget but the inline roll, read from widgets/rollbook.js.
+        md.block_level_elements.extend(self.block_widgets)
 
 
 def on_config(config: Any) -> Any:
-    config.markdown_extensions.append(InlineRollExtension())
+    try:
+        widgets = block_widgets()
+    except WidgetTagsError as error:
+        raise PluginError(f"inline_rolls: {error}") from error
+    config.markdown_extensions.append(InlineRollExtension(widgets))
     return config

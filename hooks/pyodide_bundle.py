@@ -51,6 +51,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+# hooks/ is no package: MkDocs has a hook's folder on sys.path while it imports the hook, the tests
+# that load a hook by its path do not, so the folder is put there for this one import.
+sys.path.insert(0, str(Path(__file__).parent))
+try:
+    from widget_tags import WidgetTagsError, widget_tags
+finally:
+    sys.path.remove(str(Path(__file__).parent))
+
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "engine" / "rollbook"
 WIDGETS = ROOT / "widgets"
@@ -78,10 +86,12 @@ META = '<meta name="rollbook-engine" content="{folder}">'
 # engine starts when the reader reaches for a die (widgets/element.js), since starting it at once
 # competes with the reading for the CPU (Lighthouse's total blocking time on opencore/combat/:
 # 75-110 ms without, 210-266 ms with, medians of 3) and costs a reader who taps nothing about
-# 10 MB. Nor the table-mode toggle in every header, the kept-data panel or the log.
+# 10 MB. Nor the table-mode toggle in every header (not a widget of widgets/rollbook.js's map), the
+# kept-data panel, the offline copy or the log: the widgets below. The tags come from widgets/rollbook.js
+# (hooks/widget_tags.py); a name below that is not one of them stops the build.
 EARLY_START = '<script async src="{root}widgets/start.js"></script>'
 HEAD_OPENING = re.compile(r"<head(\s[^>]*)?>\s*(<meta charset=[^>]*>)?", re.IGNORECASE)
-WIDGET_TAG = re.compile(r"<rollbook-(?!(?:table-mode|kept|offline-copy|log|roll)[\s>])[a-z-]+[\s>]")
+NO_EARLY_START = ("rollbook-roll", "rollbook-kept", "rollbook-offline-copy", "rollbook-log")
 
 _prepared: Path | None = None  # this build's folder in the cache (on_pre_build)
 
@@ -122,7 +132,10 @@ def on_post_template(output_content: str, template_name: str, config: Any) -> st
     # 404.html, rendered from the theme: instant navigation may lead from it to a page with widgets.
     if _prepared is None or template_name != "404.html":
         return output_content
-    return add_engine_meta(output_content, site_folder(_prepared), "")
+    try:
+        return add_engine_meta(output_content, site_folder(_prepared), "")
+    except BundleError as error:
+        raise _plugin_error(BundleError(f"{template_name}: {error}")) from error
 
 
 def on_post_build(config: Any) -> None:
@@ -148,6 +161,19 @@ def site_folder(folder: Path) -> str:
     return f"{SITE_RUNTIME_DIR}/{folder.name}/"
 
 
+def engine_widget_pattern() -> re.Pattern[str]:
+    """An opening tag of a widget that starts the engine from the page's head."""
+    try:
+        tags = widget_tags()
+    except WidgetTagsError as error:
+        raise BundleError(str(error)) from error
+    unknown = sorted(set(NO_EARLY_START) - set(tags))
+    if unknown:
+        raise BundleError(f"NO_EARLY_START names {', '.join(unknown)}: not a widget of widgets/rollbook.js")
+    starting = [tag for tag in tags if tag not in NO_EARLY_START]
+    return re.compile(r"<(?:%s)[\s>]" % "|".join(map(re.escape, starting)))
+
+
 def add_engine_meta(html: str, folder: str, root: str) -> str:
     """The page naming its engine folder first thing in its head and, if it is a tool page (a
     widget that asks the engine, not only dice in the text), starting it from there
@@ -156,7 +182,7 @@ def add_engine_meta(html: str, folder: str, root: str) -> str:
     if opening is None:
         raise BundleError("a page without <head>: cannot name its engine")
     head = META.format(folder=folder)
-    if WIDGET_TAG.search(html):
+    if engine_widget_pattern().search(html):
         head += EARLY_START.format(root=root)
     return html[:opening.end()] + head + html[opening.end():]
 
