@@ -419,17 +419,38 @@ const WHY = {
 };
 const EXPORT_HINT = "Export to a file keeps what is on this page";
 
+// Two tabs writing at the same instant. In Chromium each tab's process reads localStorage from
+// its own copy, brought up to date by messages from the browser: two tabs keeping a character in
+// the same millisecond each read the list without the other's and wrote it back, and one was
+// lost (both said kept; 9 trials of 12). So every change is written at once, as before, and
+// then, where the browser has Web Locks, settled: under one lock for every tab of the site
+// (SETTLE_LOCK), the holder takes what the last holder settled (kept whole in IndexedDB, which
+// every process reads as one copy, transaction after transaction; `mark`), applies this tab's
+// changes to it again, and writes the result to both. A change another tab's write of the same
+// instant undid is so made again, and the last value written holds every change. Every change is
+// a step that can be applied again (by id: a roll, a character, a delete), so one made twice is
+// made once. `settled()` resolves once this tab's changes are settled: a change is said kept then.
+export const SETTLE_LOCK = "rollbook-kept";
+
 /** The kept state over a Web Storage (localStorage in the page, a stand-in in tests).
  *  Every change is a step applied to what is stored now (another tab may have changed it since)
- *  and saved at once; watchers hear every change. When storage fails the change stays for this
+ *  and saved (at once, or under the lock: see above); watchers hear every change. When storage fails the change stays for this
  *  visit and the store says so: `saved` (whether storage holds what is shown), `trouble`
  *  ("blocked", "full", "damaged" or null), `why` and `problem` (the player's words). A damaged
  *  stored value is set aside under a backup key before anything is written over it, and never
  *  written over while it cannot be: its text stays in memory (`damaged`) until the player chooses. */
 export class KeptStore {
-  constructor(storage, key = STORAGE_KEY) {
+  /** `locks`: navigator.locks (null: no settling); `mark`: where the last settled value is kept
+   *  for the next holder ({read, write} of {written, text}: step-lock.js indexedDbMark; null: none). */
+  constructor(storage, key = STORAGE_KEY, { locks = null, mark = null, clock = () => Date.now() } = {}) {
     this.storage = storage;
     this.key = key;
+    this.locks = locks;
+    this.mark = mark;
+    this.clock = clock;
+    this.pending = []; // this tab's changes written but not settled yet: [{step, what}]
+    this.settling = null; // their settling, under the lock
+    this.written = null; // the stamp of the stored value this state was read from, or last written
     this.watchers = new Set();
     this.saved = true;
     this.trouble = null;
@@ -437,6 +458,7 @@ export class KeptStore {
     this.problem = null;
     this.damaged = null; // {text, where, aside}: a stored value that could not be read
     this.raw = null; // the stored text the state was read from
+    this.base = empty(); // the state as stored (read or written last), without this tab's changes still to be written
     this.state = this.#load();
     if (!this.trouble) this.#probe(); // a damaged value set aside was a write that worked
   }
@@ -464,11 +486,15 @@ export class KeptStore {
   #parse(raw) {
     if (raw === null) {
       this.raw = null;
-      return empty();
+      this.base = empty();
+      return this.base;
     }
     try {
-      const state = checkKept(JSON.parse(raw));
+      const value = JSON.parse(raw);
+      const state = checkKept(value);
       this.raw = raw;
+      this.base = state; // what is stored, as read
+      this.written = typeof value?.written === "string" ? value.written : null;
       return state;
     } catch (error) {
       // where, in the player's words (the backup's key is for whoever recovers it, not for them)
@@ -549,6 +575,66 @@ export class KeptStore {
     this.#notify();
   }
 
+  /** Resolves once every change made in this tab so far is settled (or could not be: `saved`,
+   *  `problem`). At once where there is no settling. */
+  async settled() {
+    while (this.settling) await this.settling;
+  }
+
+  #settle() {
+    this.settling ??= (async () => {
+      while (this.pending.length) await this.locks.request(SETTLE_LOCK, () => this.#settleHeld());
+    })().catch((error) => {
+      this.#fault("blocked", `${String(error?.message ?? error)}`); // the lock itself failed: said, never thrown at a tap
+      this.#notify();
+    }).finally(() => { this.settling = null; });
+  }
+
+  /** Holding the lock: this tab's changes applied again to the last settled value, written to
+   *  storage and to the mark for the next holder. */
+  async #settleHeld() {
+    const last = await this.#readMark();
+    const steps = this.pending.splice(0);
+    if (!steps.length || !this.saved) return; // (storage failing: said already, nothing to settle)
+    const base = this.#settledBase(last);
+    let next = base;
+    for (const { step } of steps) {
+      try { next = step(next); } catch { /* no longer applies (an encounter step another tab's step came before: refused there) */ }
+    }
+    // what is shown stays the same object where it is the same value (an encounter shown is not
+    // taken for one changed elsewhere: encounter/tracker.js)
+    for (const part of Object.keys(next)) {
+      if (JSON.stringify(next[part]) === JSON.stringify(this.state[part])) next = { ...next, [part]: this.state[part] };
+    }
+    // written even when nothing changed: storage may hold another tab's write of the same instant
+    if (!this.#write(next, steps.at(-1).what)) { this.saved = false; this.#notify(); return; }
+    if (Object.keys(next).some((part) => next[part] !== this.state[part])) {
+      this.state = next;
+      this.#notify();
+    }
+    await this.#writeMark({ written: this.written, text: this.raw, at: this.clock() });
+  }
+
+  /** What the last holder settled (`last`: {written, text} from the mark), or what storage shows
+   *  when it shows that already or there is none (or it cannot be read). */
+  #settledBase(last) {
+    const fresh = this.#fresh();
+    if (!last || typeof last.text !== "string" || last.written === this.written) return fresh;
+    try {
+      return checkKept(JSON.parse(last.text));
+    } catch {
+      return fresh;
+    }
+  }
+
+  async #readMark() {
+    try { return this.mark ? await this.mark.read() : null; } catch { return null; }
+  }
+
+  async #writeMark(mark) {
+    try { if (this.mark) await this.mark.write(mark); } catch { /* no mark: the lock alone */ }
+  }
+
   get log() { return this.state.log; }
   get characters() { return this.state.characters; }
   get active() { return this.state.characters.find((c) => c.id === this.state.active) ?? null; }
@@ -567,7 +653,8 @@ export class KeptStore {
   /** What is stored now: another tab may have written since this one read it. */
   #fresh() {
     const raw = this.#stored();
-    if (raw === undefined || raw === this.raw) return this.state;
+    if (raw === undefined) return this.state;
+    if (raw === this.raw) return this.base; // (not what is shown: that has the changes still to be written)
     return this.#parse(raw) ?? this.state;
   }
 
@@ -592,6 +679,10 @@ export class KeptStore {
     this.state = next;
     this.saved = saved;
     this.#notify();
+    if (saved && this.locks) { // settled under the lock (above): made again if another tab's write undid it
+      this.pending.push({ step, what });
+      this.#settle();
+    }
     return saved;
   }
 
@@ -602,13 +693,16 @@ export class KeptStore {
       if (!this.damaged.aside) return this.#notKept(what, "damaged");
       this.#sayDamaged();
     }
-    const text = JSON.stringify({ rollbook: FORMAT, ...state });
+    const written = `${new Date(this.clock()).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
+    const text = JSON.stringify({ rollbook: FORMAT, written, ...state });
     try {
       this.storage.setItem(this.key, text);
     } catch (error) {
       return this.#notKept(what, quota(error) ? "full" : "blocked");
     }
     this.raw = text;
+    this.base = state;
+    this.written = written;
     if (this.damaged) this.#sayDamaged();
     else [this.trouble, this.why, this.problem] = [null, null, null];
     return true;
@@ -623,14 +717,16 @@ export class KeptStore {
   /** Add one roll (checked) at the end of the log; the oldest go beyond MAX_LOG. */
   addRoll(roll) {
     const checked = checkRoll(roll);
-    this.#change((s) => ({ ...s, log: [...s.log.filter((r) => r.id !== checked.id), checked].slice(-MAX_LOG) }), `the roll ${checked.label}`);
+    // (a step may be applied again when written: a roll already there stays where it is)
+    this.#change((s) => (s.log.some((r) => r.id === checked.id) ? s : { ...s, log: [...s.log, checked].slice(-MAX_LOG) }), `the roll ${checked.label}`);
     return checked;
   }
 
   /** Empty the log; returns the function that puts it back (the reader's "Undo"). */
   clearLog() {
     const before = this.state.log;
-    this.#change((s) => ({ ...s, log: [] }), "clearing the log");
+    const cleared = new Set(before.map((r) => r.id)); // the rolls shown: one another tab adds meanwhile stays
+    this.#change((s) => ({ ...s, log: s.log.filter((r) => !cleared.has(r.id)) }), "clearing the log");
     return () => this.#change((s) => {
       const have = new Set(s.log.map((r) => r.id));
       return { ...s, log: [...before.filter((r) => !have.has(r.id)), ...s.log].slice(-MAX_LOG) };
@@ -709,7 +805,8 @@ export class KeptStore {
   /** Forget the encounter; returns the function that brings it back. */
   clearEncounter() {
     const before = this.state.encounter;
-    this.#change((s) => ({ ...s, encounter: null }), "ending the encounter");
+    // (the encounter shown: one another tab started meanwhile is not ended by this)
+    this.#change((s) => (s.encounter?.updated === before?.updated ? { ...s, encounter: null } : s), "ending the encounter");
     return () => this.#change((s) => (s.encounter ? s : { ...s, encounter: before }), "the encounter brought back");
   }
 

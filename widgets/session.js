@@ -5,6 +5,7 @@
 
 import { ask, newSeed, SITE_ROOT } from "./engine.js";
 import { KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
+import { indexedDbMark, indexedDbOrNull } from "./step-lock.js";
 
 /** This browser's localStorage, or null where it is blocked. */
 export function localStorageOrNull() {
@@ -15,12 +16,24 @@ export function localStorageOrNull() {
   }
 }
 
-export const kept = new KeptStore(localStorageOrNull());
+/** This browser's Web Locks, or null (then every change is written at once: kept.js). */
+function locksOrNull() {
+  try {
+    return globalThis.navigator?.locks ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const idb = indexedDbOrNull();
+// Two tabs changing what is kept at the same instant both keep their change (kept.js says how).
+export const kept = new KeptStore(localStorageOrNull(), undefined, { locks: locksOrNull(), mark: idb ? indexedDbMark(idb, "kept") : null });
 
 // Another tab rolled or saved a character: show it here too.
 globalThis.addEventListener?.("storage", (event) => {
   if (event.key === kept.key) kept.reload();
 });
+
 
 /** The site's root URL, for the widgets that make links (from widgets/engine.js). */
 export { SITE_ROOT };

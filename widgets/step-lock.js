@@ -31,9 +31,19 @@ export const BEHIND = "another tab's last step on this encounter has not reached
 const DB = "rollbook";
 const MARKS = "marks";
 
-/** The last holder's mark in IndexedDB: `read()` and `write(mark)`, a mark being {updated} (when
- *  the encounter it kept was updated) or {ended} (when it ended the encounter), or null. */
-export function indexedDbMark(idb = globalThis.indexedDB) {
+/** This browser's IndexedDB, or null where there is none or its getter throws (some private modes). */
+export function indexedDbOrNull() {
+  try {
+    return globalThis.indexedDB ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A lock holder's mark in IndexedDB, under `name`: `read()` and `write(mark)`. The encounter's
+ *  ("encounter") is {updated} (when the encounter it kept was updated) or {ended} (when it ended
+ *  the encounter); the kept store's ("kept", kept.js) is {written}, the stamp of its last write. */
+export function indexedDbMark(idb = indexedDbOrNull(), name = "encounter") {
   let opened = null;
   const open = () => (opened ??= new Promise((resolve, reject) => {
     const request = idb.open(DB, 1);
@@ -56,8 +66,8 @@ export function indexedDbMark(idb = globalThis.indexedDB) {
     });
   };
   return {
-    read: () => go("readonly", (marks) => marks.get("encounter")).then((value) => value ?? null),
-    write: (mark) => go("readwrite", (marks) => marks.put(mark, "encounter")),
+    read: () => go("readonly", (marks) => marks.get(name)).then((value) => value ?? null),
+    write: (mark) => go("readwrite", (marks) => marks.put(mark, name)),
   };
 }
 
@@ -102,6 +112,7 @@ export class StepLock {
       try {
         return await step();
       } finally {
+        await this.store.settled?.(); // the step written to storage (kept.js), not only shown
         // what this holder leaves kept, for the next (unless it is what the mark already says)
         const after = markOf(this.store, this.now(), this.clock());
         if (this.store.saved && !(mark && (after.updated ? after.updated === mark.updated : mark.ended))) await this.#write(after);

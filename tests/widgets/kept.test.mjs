@@ -570,3 +570,75 @@ test("a character keeps the readings its saves and Perception use; one kept with
     for (const reading of readings) assert.equal(checkCharacter(character("c5", { options: { [name]: reading } })).options[name], reading);
   }
 });
+
+// Two tabs in two processes (Chromium): each reads localStorage from its own copy, and a write
+// reaches the other tab's copy later, with a storage event. Two tabs keeping a character in the
+// same instant each wrote a list without the other's (one lost, both said kept): with Web Locks
+// the writes go under one lock, each holder first catching up with the last holder's stamp.
+// (As Chromium keeps a process's copy: changes arrive in the order the browser took them, and one
+// the browser took before this copy's own last write is not applied over it.)
+class ProcessCopy {
+  constructor(browser) { this.browser = browser; this.items = new Map(browser.items); this.store = null; this.own = 0; }
+  get length() { return this.items.size; }
+  key(i) { return [...this.items.keys()][i] ?? null; }
+  getItem(key) { return this.items.has(key) ? this.items.get(key) : null; }
+  setItem(key, value) {
+    this.items.set(key, String(value));
+    this.browser.items.set(key, String(value)); // the browser's copy: the last write wins
+    const commit = ++this.browser.commits;
+    this.own = commit;
+    for (const other of this.browser.copies) {
+      if (other === this) continue;
+      setTimeout(() => { // the storage event, a little later
+        if (commit < other.own) return;
+        other.items.set(key, String(value));
+        other.store?.reload();
+      }, 5);
+    }
+  }
+  removeItem(key) { this.items.delete(key); }
+}
+
+class OneLock { // navigator.locks: one holder at a time, in order
+  constructor() { this.queue = Promise.resolve(); }
+  request(name, held) { const run = this.queue.then(held); this.queue = run.catch(() => {}); return run; }
+}
+
+test("two tabs in two processes keep a character each in the same instant: both kept, with the lock", async () => {
+  for (const locked of [false, true]) {
+    const browser = { items: new Map(), copies: [], commits: 0 };
+    const lock = new OneLock();
+    let stamp = null;
+    const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+    const tabs = [0, 1].map(() => {
+      const copy = new ProcessCopy(browser);
+      browser.copies.push(copy);
+      copy.store = new KeptStore(copy, STORAGE_KEY, locked ? { locks: lock, mark } : {});
+      return copy.store;
+    });
+    tabs[0].saveCharacter(character("c1", { name: "Ash" }));
+    tabs[1].saveCharacter(character("c2", { name: "Birch" }));
+    assert.deepEqual(tabs.map((t) => t.characters.map((c) => c.name)), [["Ash"], ["Birch"]]); // shown at once
+    await Promise.all(tabs.map((t) => t.settled()));
+    await new Promise((done) => setTimeout(done, 20)); // every storage event delivered
+    const names = JSON.parse(browser.items.get(STORAGE_KEY)).characters.map((c) => c.name).sort();
+    assert.deepEqual(names, locked ? ["Ash", "Birch"] : ["Birch"], locked ? "both kept under the lock" : "the race this test is about");
+    if (locked) for (const t of tabs) assert.deepEqual(t.characters.map((c) => c.name).sort(), ["Ash", "Birch"]);
+  }
+});
+
+test("a change written again under the lock is made once (a roll, a delete, a cleared log)", async () => {
+  const storage = new MemoryStorage();
+  const store = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark: null });
+  store.addRoll(roll("r1"));
+  store.addRoll(roll("r1"));
+  store.addRoll(roll("r2"));
+  await store.settled();
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).log.map((r) => r.id), ["r1", "r2"]);
+  store.clearLog();
+  // a roll another tab kept after the log shown here was cleared stays
+  const stored = JSON.parse(storage.getItem(STORAGE_KEY));
+  storage.setItem(STORAGE_KEY, JSON.stringify({ ...stored, log: [...stored.log, roll("r3")] }));
+  await store.settled();
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).log.map((r) => r.id), ["r3"]);
+});

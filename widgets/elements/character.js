@@ -269,7 +269,7 @@ class CharacterGenerator extends RollbookElement {
     this.#askWith(() => this.#given());
   }
 
-  #keep(event) {
+  async #keep(event) {
     event.preventDefault();
     const name = this.draft.name.trim();
     if (!this.answer) return this.#say("Roll the character or type all its scores first, then keep it.", { problem: true });
@@ -284,6 +284,8 @@ class CharacterGenerator extends RollbookElement {
       }, { orActive: true }); // the first one kept is the one the rules text uses
       this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
       this.shared = false;
+      await kept.settled(); // written (with any other tab's change of the same instant): said kept only now
+      if (!kept.characters.some((c) => c.id === character.id)) return this.#say(kept.problem ?? `${character.name} was not kept.`, { problem: true });
       if (!kept.saved) {
         // on this page for the visit only: said at once, never "kept"
         return this.#say(`${character.name} was not kept in this browser: ${kept.why}. It stays on this page until you close it${first ? " (and is the active character)" : ""}; Export to a file keeps it.`, { problem: true });
