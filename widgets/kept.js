@@ -431,6 +431,7 @@ const EXPORT_HINT = "Export to a file keeps what is on this page";
 // a step that can be applied again (by id: a roll, a character, a delete), so one made twice is
 // made once. `settled()` resolves once this tab's changes are settled: a change is said kept then.
 export const SETTLE_LOCK = "rollbook-kept";
+const SETTLED_FOR_MS = 5000; // a write reaches the other tabs in milliseconds (step-lock.js CATCH_UP_MS)
 
 /** The kept state over a Web Storage (localStorage in the page, a stand-in in tests).
  *  Every change is a step applied to what is stored now (another tab may have changed it since)
@@ -615,11 +616,14 @@ export class KeptStore {
     await this.#writeMark({ written: this.written, text: this.raw, at: this.clock() });
   }
 
-  /** What the last holder settled (`last`: {written, text} from the mark), or what storage shows
-   *  when it shows that already or there is none (or it cannot be read). */
+  /** What the last holder settled (`last`: {written, text, at} from the mark), or what storage
+   *  shows when it shows that already, or there is none, or it is older than a write takes to
+   *  reach every tab (then storage changed since by other means: the site's data cleared, a
+   *  value set aside, an older version's tab), or it cannot be read. */
   #settledBase(last) {
     const fresh = this.#fresh();
     if (!last || typeof last.text !== "string" || last.written === this.written) return fresh;
+    if (typeof last.at !== "number" || !(this.clock() - last.at <= SETTLED_FOR_MS)) return fresh;
     try {
       return checkKept(JSON.parse(last.text));
     } catch {
