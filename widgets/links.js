@@ -83,6 +83,23 @@ export function shareLink(siteRoot, pagePath, schema, state) {
   return new URL(pagePath + writeQuery(schema, state), siteRoot).href;
 }
 
+// The longest link a result is offered with: relative to the site's root, as the roll log keeps
+// it (kept.js checkRoll: at most 1,000 characters).
+export const MAX_LINK = 1000;
+
+/**
+ * shareLink, when the link gives a reader back what was asked, whole: every value written reads
+ * back as it was (text of at most 500 characters) and the link, relative to the site's root, has
+ * at most MAX_LINK characters. Else null: no link is offered, for one that left a value out
+ * would show another result than the one it stands for.
+ */
+export function fittingLink(siteRoot, pagePath, schema, state) {
+  const query = writeQuery(schema, state);
+  if (pagePath.length + query.length > MAX_LINK) return null;
+  if (writeQuery(schema, readQuery(schema, query).values) !== query) return null; // a value would not read back
+  return new URL(pagePath + query, siteRoot).href;
+}
+
 /**
  * The address of `path` if it is a page of this site (relative to `siteRoot`: "tools/roller/?seed=3"),
  * else null. Paths come from kept or imported data: a `javascript:` URL, another host or a way

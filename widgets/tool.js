@@ -25,7 +25,7 @@
 import { ask, newSeed } from "./engine.js";
 import { define, html, nothing, RollbookElement } from "./element.js";
 import { fieldInError, labelled, revealProblem } from "./field-problem.js";
-import { readQuery, shareLink } from "./links.js";
+import { fittingLink, readQuery } from "./links.js";
 import { kept, keepResult, SITE_ROOT } from "./session.js";
 import { breakdown } from "./elements/dice.js";
 
@@ -151,13 +151,14 @@ export class RollbookTool extends RollbookElement {
     return { ...field, help: `${from.who}'s${field.help ? `; ${field.help}` : ""}` };
   }
 
-  /** The link schema (the tool, its fields and the seed) for `values` and `seed`. */
+  /** The link (the tool, its fields and the seed) for `values` and `seed`; null when they do not
+   *  fit in one (a long name, many lines: links.js fittingLink), and then none is offered. */
   link(values, seed) {
     const fields = this.fields();
     const schema = { tool: "text", ...Object.fromEntries(fields.map((f) => [f.name, LINKED[f.kind]])), seed: "int" };
     const state = { tool: this.constructor.tool, ...values, seed };
     for (const f of fields) if (f.kind === "bool" && !values[f.name]) state[f.name] = null; // off: left out
-    return shareLink(SITE_ROOT, this.constructor.page, schema, state);
+    return fittingLink(SITE_ROOT, this.constructor.page, schema, state);
   }
 
   /** The engine's answer for these inputs: one request by default; a subclass may chain several. */
@@ -184,7 +185,7 @@ export class RollbookTool extends RollbookElement {
     if (answer.ok && !shared && seed !== null) {
       const { label, total, total_text } = this.kept(answer.result, values);
       const link = this.link(values, seed);
-      keepResult({ label, total, total_text, text: answer.result.text, seed, link: link.slice(SITE_ROOT.length) });
+      keepResult({ label, total, total_text, text: answer.result.text, seed, link: link === null ? null : link.slice(SITE_ROOT.length) });
     }
     this.update();
     requestAnimationFrame(() => this.#reveal(linked));
@@ -334,13 +335,14 @@ export class RollbookTool extends RollbookElement {
   #answerView() {
     const { result } = this.answer;
     const { values, seed, sameDice } = this.asked;
+    const link = this.link(values, seed);
     return html`
       ${sameDice && seed !== null ? html`<p class="rollbook-answer__shared">A shared result (seed ${seed}): the same dice as on the device it came from.</p>` : nothing}
       ${this.details(result, values)}
       ${this.constructor.folds
         ? html`<details class="rollbook-working"><summary>The engine's working</summary><p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p></details>`
         : html`<p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p>`}
-      <p class="rollbook-share"><a href=${this.link(values, seed)}>Link to this result</a></p>`;
+      <p class="rollbook-share">${link === null ? "No link to this result: what was typed is too long to fit in one." : html`<a href=${link}>Link to this result</a>`}</p>`;
   }
 }
 

@@ -241,3 +241,47 @@ def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
     small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox]), .rollbook-widget summary")
     assert small == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
+
+
+def test_long_inputs_are_answered_and_kept_without_a_link_or_refused_at_their_field(phone, base_url: str) -> None:
+    """Issue 39: a long input made a link longer than the roll log keeps, and keeping the result
+    threw "roll.link: text longer than 1000 characters" (the answer never came, "Rolling…" stayed).
+    Now the result is answered and kept, with no link (one that fits reads back whole, or none is
+    offered); an input past the engine's own limits is refused at its field in a player's words."""
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on("console", lambda message: errors.append(f"console: {message.text}") if message.type == "error" else None)
+    page.goto(base_url + "tools/combat/")
+    # 16 characters typed in, 486 characters: more than 1,000 once written in a link
+    lines = [f"name=Åsa Ødegård-Ærø {i + 1},dex={40 + i}" for i in range(16)]
+    party = page.locator("rollbook-opencore-party-initiative")
+    party.get_by_label("Others, one a line").fill("\n".join(lines))
+    party.get_by_role("button", name="Order the party").click()
+    expect(party.locator(".rollbook-share")).to_have_text("No link to this result: what was typed is too long to fit in one.",
+                                                         timeout=ENGINE_TIMEOUT_MS)
+    (entry,) = kept_log(page)
+    expected = engine("opencore party-initiative", character=lines, seed=entry["seed"])
+    expect(party.locator(".rollbook-total__value")).to_have_text(str(expected["order"][0]["total"]))
+    assert entry["link"] is None and entry["text"] == expected["text"]
+
+    strike = page.locator("rollbook-cyno-strike")
+    strike.get_by_label("Coordination").fill("12")
+    strike.get_by_label("Weaponry skill %").fill("40")
+    damage = "+".join(["1d6"] * 200)  # 799 characters: the engine rolls it
+    strike.get_by_label("Weapon's damage roll").fill(damage)
+    strike.get_by_role("button", name="Strike").click()
+    expect(strike.locator(".rollbook-share")).to_have_text("No link to this result: what was typed is too long to fit in one.",
+                                                          timeout=ENGINE_TIMEOUT_MS)
+    entry = kept_log(page)[-1]
+    assert entry["link"] is None
+    expected = engine("cyno strike", coordination=12, skill=40, damage=damage, seed=entry["seed"])
+    assert expected["text"].startswith(entry["text"].removesuffix("…"))  # the log keeps up to 2,000 characters of it
+    expect(strike.locator(".rollbook-total__value")).to_have_text(str(expected["total"]))
+
+    strike.get_by_label("Weapon's damage roll").fill("1" * 63_000)  # up to the engine's request limit
+    strike.get_by_role("button", name="Strike").click()
+    expect(strike.locator("#cyno-strike-damage-problem")).to_have_text(
+        "Weapon's damage roll: at most 1,000 characters in an expression", timeout=ENGINE_TIMEOUT_MS)
+    assert len(kept_log(page)) == 2
+    assert errors == []

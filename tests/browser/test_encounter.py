@@ -371,3 +371,49 @@ def test_a_link_seed_out_of_range_is_left_out_and_said_and_the_fight_still_runs(
     expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
     kept = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter")
     assert kept["seed"] is None and kept["current"]["round"] == 1
+
+
+def hostile_states() -> dict[str, dict[str, Any]]:
+    """Kept encounters that pass the store's checks (kept.js) but lack a part the page draws."""
+    start = engine("encounter start", rules="opencore")["encounter"]
+    return {
+        "turn order missing": {k: v for k, v in start.items() if k != "order"},
+        "rulings missing": {**start, "rulings": None},
+        "log entry that is none": {**start, "log": [None, 7, "text"]},
+    }
+
+
+@pytest.mark.parametrize("what", ["turn order missing", "rulings missing", "log entry that is none"])
+def test_a_kept_encounter_the_page_cannot_draw_is_said_plainly_and_can_be_ended(phone, base_url: str, what: str) -> None:
+    """Issue 39: a hostile kept encounter threw "Cannot read properties of undefined (reading 'map')"
+    and left the page blank. It is now said plainly, and ending it starts afresh."""
+    state = hostile_states()[what]
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "tools/")
+    page.evaluate("(e) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, encounter: e}))",
+                  {"current": state, "undo": [], "full": {}, "seed": None, "updated": "2026-12-05T08:00:00.000Z"})
+    page.goto(base_url + "tools/encounter/")
+    tracker = page.locator("rollbook-encounter")
+    reason = {"turn order missing": "its turn order is missing", "rulings missing": "its rulings are missing",
+              "log entry that is none": "its log has an entry that is not one"}[what]
+    expect(tracker.get_by_role("alert")).to_contain_text(f"The kept encounter could not be read ({reason}), so it is not shown.",
+                                                         timeout=ENGINE_TIMEOUT_MS)
+    tracker.get_by_role("button", name="End the encounter").click()
+    expect(tracker.get_by_role("button", name="Start the encounter")).to_be_visible()
+    expect(tracker.get_by_role("button", name="Bring it back")).to_be_visible()
+    assert errors == []
+
+
+def test_hostile_rules_in_a_start_link_are_ignored_and_the_fight_starts_as_usual(phone, base_url: str) -> None:
+    """A start link's values other than its seed are not read: ?rules=__proto__ starts OpenCore."""
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + "tools/encounter/?rules=__proto__&initiative=constructor&death_at=toString")
+    tracker = page.locator("rollbook-encounter")
+    expect(tracker.get_by_label("Rules")).to_have_value("opencore")
+    tracker.get_by_role("button", name="Start the encounter").click()
+    expect(tracker.locator(".rollbook-encounter__meta")).to_have_text("OpenCore", timeout=ENGINE_TIMEOUT_MS)
+    assert errors == []

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
 from rollbook import api
+from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -474,6 +475,95 @@ def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(pho
     expect(page.locator(".rollbook-chance").first).to_contain_text(f"At least 50500: about {shown}%",
                                                                    timeout=3 * ENGINE_TIMEOUT_MS)
     expect(note).to_contain_text(f"seed {seed}")
+
+
+def page_errors(page: Page) -> list[str]:
+    """The page's uncaught errors and console errors, as they come (a list the test reads at its end)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.on("console", lambda message: errors.append(f"console: {message.text}") if message.type == "error" else None)
+    return errors
+
+
+@pytest.mark.parametrize("expression", ["400d6", "30d6!", "d20!>=3", "60d100kh10"])
+def test_exact_odds_with_chances_of_hundreds_of_digits_draw_every_bar_and_never_a_page_error(phone, base_url: str, expression: str) -> None:
+    """Issue 39: 400d6's exact chances have 312 digits a side (1 in 6**400 for a total of 400), past
+    the 10**308 where JavaScript's Number() gives Infinity: the page read them as NaN and set that
+    on a progress bar (a page error; the odds never came). 30d6! and d20!>=3 (exploding chains cut
+    where less than 10**-12 is left) had the same. 60d100kh10, a kept pool, has 120 digits."""
+    expected = engine("prob", expression=expression)
+    page = phone.new_page()
+    errors = page_errors(page)
+    page.goto(base_url + "tools/roller/")
+    roll(page, expression)
+    total(page)
+    expect(page.locator("#rollbook-odds-title")).to_have_text(f"Exact odds of {expression}", timeout=ENGINE_TIMEOUT_MS)
+    bars = page.locator(".rollbook-distribution progress")
+    expect(bars).to_have_count(len(expected["distribution"]))
+    values = bars.evaluate_all("(bars) => bars.map((bar) => bar.value)")
+    assert max(values) == 1 and all(0 <= value <= 1 for value in values)
+    # the most likely total's chance as the engine gives it (read here as Python reads a fraction)
+    likeliest = max(expected["distribution"], key=lambda t: Fraction(expected["distribution"][t]))
+    row = page.locator(".rollbook-distribution tbody tr").filter(has=page.locator("th", has_text=re.compile(rf"^{re.escape(likeliest)}$")))
+    shown = float(row.locator("td").first.inner_text().rstrip("%"))
+    assert abs(shown - float(Fraction(expected["distribution"][likeliest]) * 100)) < 0.01
+    page.get_by_label("Chance of at least").fill(str(expected["max"]))  # the rarest: hundreds of digits
+    page.get_by_label("Chance of at least").press("Enter")
+    chance = page.locator(".rollbook-chance").first
+    expect(chance).to_contain_text(f"At least {expected['max']}: ", timeout=ENGINE_TIMEOUT_MS)
+    odds = page.locator(".rollbook-odds").inner_text()
+    assert "NaN" not in odds and "Infinity" not in odds and engine_words(odds) == []
+    assert errors == []
+
+
+@pytest.mark.parametrize("expression", ["1000d6", "500d100"])
+def test_odds_past_exact_reach_are_a_labelled_estimate_in_a_players_words(phone, base_url: str, expression: str) -> None:
+    """1000d6 (weights of 780 digits) and 500d100 (49,501 totals): the engine says exact odds are
+    out of reach, and the roller shows its seeded estimate, labelled, with the reason in words."""
+    refused = api.call({"command": "prob", "args": {"expression": expression}})
+    assert not refused["ok"] and refused["error"]["message"].startswith("exact odds are out of reach: ")
+    reason = re.sub(r" \(.*\)$", "", refused["error"]["message"]).replace("exact odds", "Exact odds", 1)
+    page = phone.new_page()
+    errors = page_errors(page)
+    page.goto(base_url + "tools/roller/")
+    roll(page, expression)
+    total(page)
+    note = page.locator(".rollbook-estimate")
+    expect(note).to_contain_text("Estimate, not exact", timeout=3 * ENGINE_TIMEOUT_MS)
+    expect(note).to_contain_text(f"{reason}.")
+    expect(page.locator("#rollbook-odds-title")).to_contain_text(f"Estimated odds of {expression}")
+    assert page.locator(".rollbook-distribution progress").count() > 0
+    odds = page.locator(".rollbook-odds").inner_text()
+    assert "NaN" not in odds and engine_words(odds) == []
+    assert errors == []
+
+
+def test_the_longest_expressions_are_rolled_or_refused_by_the_field_and_no_link_is_offered_that_cannot_be_read(phone, base_url: str) -> None:
+    """Issue 39: long tool inputs threw in the console. An expression the engine takes (up to 1,000
+    characters) is rolled and kept, without a link that would read back as another roll; longer
+    ones, up to the engine's own request limit, are refused at the field in a player's words."""
+    page = phone.new_page()
+    errors = page_errors(page)
+    page.goto(base_url + "tools/roller/")
+    fits = "+".join(["1d6"] * 125)  # 499 characters: a link reads it back
+    roll(page, fits)
+    expect(page.get_by_role("link", name="Link to this roll")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    longest = "+".join(["1d6"] * 250)  # 999 characters: rolled, but too long for a link
+    assert len(longest) <= 1000
+    roll(page, longest)
+    expect(page.locator(".rollbook-share")).to_have_text("No link to this roll: its dice are too long to fit in one.",
+                                                        timeout=ENGINE_TIMEOUT_MS)
+    (_, entry) = kept_log(page)
+    assert entry["expression"] == longest and entry["total"] == engine("roll", expression=longest, seed=entry["seed"])["total"]
+    assert page.locator(".rollbook-total__value").inner_text() == str(entry["total"])
+    for length in (1001, 5_000, 63_000):  # up to the engine's request limit (64,000 characters)
+        roll(page, "1" * length)
+        problem = page.locator("#rollbook-roller-problem")
+        expect(problem).to_contain_text("Dice expression: at most 1,000 characters in an expression", timeout=ENGINE_TIMEOUT_MS)
+        assert engine_words(problem.inner_text()) == []
+        page.get_by_label("Dice expression").fill("")
+    expect(log_entries(page)).to_have_count(2)
+    assert errors == []
 
 
 def test_the_offline_page_says_the_copys_size_once_as_the_build_measured_it(phone, base_url: str, served_site) -> None:

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { readQuery, shareLink, sitePage, writeQuery } from "../../widgets/links.js";
+import { fittingLink, MAX_LINK, readQuery, shareLink, sitePage, writeQuery } from "../../widgets/links.js";
 
 const ROLL = { expression: "text", seed: "int", vars: "vars", label: "text", shared: "bool" };
 
@@ -49,4 +49,38 @@ test("a choice is one of its values: written as it is, anything else refused in 
     values: { name: "Buck" },
     problems: ["this link's A Perception roll succeeds “Above” could not be read, so it was left out"],
   });
+});
+
+// Issue 39: a tool's long input made a link longer than the roll log keeps, and keeping it threw
+// "roll.link: text longer than 1000 characters" (the answer never shown). A link is offered only
+// when it gives back what was asked, whole.
+const TOOL = { tool: "text", character: "text", damage: "text", seed: "int" };
+
+test("a link that fits is offered, and reads back as it was written", () => {
+  const state = { tool: "cyno-strike", damage: "2d6+1", seed: 42 };
+  const link = fittingLink("https://example.org/rollbook/", "tools/combat/", TOOL, state);
+  assert.equal(link, shareLink("https://example.org/rollbook/", "tools/combat/", TOOL, state));
+  assert.deepEqual(readQuery(TOOL, new URL(link).search), { values: state, problems: [] });
+});
+
+test("no link is offered when it would be longer than the roll log keeps", () => {
+  // 16 lines, under 500 characters (a link reads text up to 500), more than 1,000 once written in a link
+  const lines = Array.from({ length: 16 }, (_, i) => `name=Åsa Ødegård-Ærø ${i + 1},dex=${40 + i}`).join("\n");
+  const state = { tool: "opencore-party-initiative", character: lines, seed: 1 };
+  assert.ok(lines.length <= 500 && ("tools/combat/" + writeQuery(TOOL, state)).length > MAX_LINK);
+  assert.equal(fittingLink("https://example.org/rollbook/", "tools/combat/", TOOL, state), null);
+});
+
+test("no link is offered when a value would not read back (text longer than a link reads)", () => {
+  const expression = Array(125).fill("1d6").join("+"); // 499 characters: read back
+  assert.ok(fittingLink("https://example.org/rollbook/", "tools/roller/", ROLL, { expression, seed: 3 }));
+  // 503 characters: a link would read it as nothing, and show another roll than this one
+  assert.equal(fittingLink("https://example.org/rollbook/", "tools/roller/", ROLL, { expression: `${expression}+11`, seed: 3 }), null);
+  assert.equal(fittingLink("https://example.org/rollbook/", "tools/roller/", ROLL, { expression: "d6".repeat(32_000), seed: 3 }), null);
+});
+
+test("every value of a fitting link reads back: an ordinary roll, its values and its label", () => {
+  const state = { expression: "2d10+STR", seed: 0, vars: { STR: 3 }, label: "Sword & shield", shared: true };
+  const link = fittingLink("https://example.org/rollbook/", "tools/roller/", ROLL, state);
+  assert.deepEqual(readQuery(ROLL, new URL(link).search).values, state);
 });

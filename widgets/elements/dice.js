@@ -57,10 +57,26 @@ export function diceOfRoll(result) {
 }
 
 /** "7/2", "3" or "3.31662479036" (how the engine writes totals and chances) as a number, for
- *  ordering, drawing and reading only. */
+ *  ordering, drawing and reading only. An exact chance can have hundreds of digits on each side
+ *  (400d6: 1 in 6**400, 312 digits), past the 10**308 where Number() gives Infinity (a
+ *  chance read as 0, or Infinity / Infinity: NaN): such a fraction is read by the leading digits
+ *  and the length of each side. */
 export function fractionValue(text) {
   const [top, bottom = "1"] = String(text).split("/");
-  return Number(top) / Number(bottom);
+  const [over, under] = [Number(top), Number(bottom)];
+  if ((Number.isFinite(over) && Number.isFinite(under)) || !/^-?\d+$/.test(top) || !/^\d+$/.test(bottom)) return over / under;
+  const sign = top.startsWith("-") ? -1 : 1;
+  const digits = top.replace("-", "");
+  const lead = (n) => Number(`${n[0]}.${n.slice(1, 17)}`); // 1 to 10: times 10 ** (its length - 1)
+  return sign * (lead(digits) / lead(bottom)) * 10 ** (digits.length - bottom.length);
+}
+
+/** The length of a bar (0 to 1) for a chance `p` (as the engine wrote it) beside the largest one,
+ *  `peak` (a number): always a finite number, which <progress> needs (setting NaN or Infinity
+ *  throws and stops the page). A chance that cannot be read as a number draws no bar. */
+export function barLength(p, peak) {
+  const length = fractionValue(p) / peak;
+  return Number.isFinite(length) ? Math.min(Math.max(length, 0), 1) : 0;
 }
 
 /** A number as the engine gave it, a fraction "5/12", as a percentage for reading. */

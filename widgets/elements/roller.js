@@ -6,10 +6,10 @@
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { readQuery, shareLink } from "../links.js";
+import { fittingLink, readQuery } from "../links.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { fieldInError, revealProblem } from "../field-problem.js";
-import { breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
+import { barLength, breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
 const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
@@ -190,14 +190,14 @@ class DiceRoller extends RollbookElement {
     if (!this.answer.ok && error.kind === "load" && this.engine.state === "failed") return nothing; // the notice above says it, with Retry
     if (!this.answer.ok) return errorView(error, this.asked?.expression, "rollbook-roller-problem", error.kind === "load" ? null : "Dice expression");
     const result = this.answer.result;
-    const link = shareLink(SITE_ROOT, PAGE, LINK, this.asked);
+    const link = fittingLink(SITE_ROOT, PAGE, LINK, this.asked); // null: too long for a link
     return html`
       ${this.asked.shared ? html`<p class="rollbook-answer__shared">A shared roll (seed ${this.asked.seed}): the same dice as on the device it came from.</p>` : nothing}
       <p class="rollbook-total"><span class="rollbook-total__label">${this.asked.label || result.expression}</span>
         <output class="rollbook-total__value">${shownTotal(result)}</output></p>
       ${diceOfRoll(result)}
       <p class="rollbook-breakdown"><code>${breakdown(result.text)}</code></p>
-      <p class="rollbook-share"><a href=${link}>Link to this roll</a></p>`;
+      <p class="rollbook-share">${link === null ? "No link to this roll: its dice are too long to fit in one." : html`<a href=${link}>Link to this roll</a>`}</p>`;
   }
 
   #oddsView() {
@@ -239,6 +239,8 @@ function short(number) {
   return Number.isInteger(number) ? String(number) : String(Number(number.toPrecision(6)));
 }
 
+const EXACT_SHOWN = 40; // characters of an exact fraction shown beside its percentage
+
 function chanceLine(result, name, words) {
   if (result[name] === undefined) return nothing;
   const low = result[`p_${name}`];
@@ -247,8 +249,11 @@ function chanceLine(result, name, words) {
     return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: about ${percent(low)}</strong>
       (estimated, ±${Number((result.margin * 100).toPrecision(2))} points)</p>`;
   }
+  // the exact fraction beside it while it is short enough to read (400d6's have 312 digits a side)
+  const exact = low.length <= EXACT_SHOWN && high.length <= EXACT_SHOWN;
+  const upTo = high !== low ? html`up to ${exact ? high : percent(high)} if the cut-off tail counts` : nothing;
   return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: ${percent(low)}</strong>
-    (${low}${high !== low ? html`, up to ${high} if the cut-off tail counts` : nothing})</p>`;
+    ${exact ? html`(${low}${high !== low ? html`, ${upTo}` : nothing})` : high !== low ? html`(${upTo})` : nothing}</p>`;
 }
 
 /** Mean, range, chances and every total as a table whose bars are drawn from its own numbers
@@ -277,7 +282,7 @@ export function distributionView(result) {
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
         <tbody>${rows.map(([total, p]) => html`<tr>
           <th scope="row">${total}</th><td>${percent(p)}</td>
-          <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${fractionValue(p) / peak} aria-hidden="true"></progress></td>
+          <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${barLength(p, peak)} aria-hidden="true"></progress></td>
         </tr>`)}</tbody>
       </table>
     </div>`;
