@@ -330,7 +330,7 @@ class EncounterTracker extends RollbookElement {
       ${this.engineNotice()}
       <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
       ${keptNotice(this)}
-      ${fight ? this.#fightView(fight) : startView(this)}`;
+      ${!fight ? startView(this) : unreadable(fight.current) ? this.#unreadableView(unreadable(fight.current)) : this.#fightView(fight)}`;
   }
 
   /** "Starting the dice engine…" next to the button just tapped, while a step waits for it. */
@@ -338,6 +338,14 @@ class EncounterTracker extends RollbookElement {
     return this.busy && this.engine.state === "starting"
       ? html`<p class="rollbook-encounter__waiting" role="status">${this.engine.message ?? "Starting the dice engine…"}</p>`
       : nothing;
+  }
+
+  /** A kept encounter the page cannot draw: said plainly, with the way out (ending it, which can be
+   *  brought back), never a page stopped by a TypeError. */
+  #unreadableView(reason) {
+    return html`<div class="rollbook-problem" role="alert">
+      <p>The kept encounter could not be read (${reason}), so it is not shown. Export to a file keeps a copy of it; End the encounter starts another.</p>
+      <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button></div>`;
   }
 
   #fightView(fight) {
@@ -377,6 +385,18 @@ class EncounterTracker extends RollbookElement {
           ${enc.round === 0 ? "Roll initiative" : this.#lastTurn(enc) ? "Next round" : "Next turn"}</button>
       </div>`;
   }
+}
+
+/** Why the page cannot draw the kept encounter state `enc`, in a player's words, or null. What is
+ *  kept is checked when it is read (kept.js checkEncounterState), but not yet every part drawn
+ *  here: a state with no turn order, no rulings or a log entry that is none stopped the page with
+ *  "Cannot read properties of undefined" (issue 39). */
+function unreadable(enc) {
+  if (!Object.hasOwn(START_CHOICES, enc.rules) || !RULES.some((r) => r.value === enc.rules)) return "its rules are neither OpenCore nor Cyno's Role-Play";
+  if (!Array.isArray(enc.order)) return "its turn order is missing";
+  if (typeof enc.rulings !== "object" || enc.rulings === null || Array.isArray(enc.rulings)) return "its rulings are missing";
+  if (!Array.isArray(enc.log) || !enc.log.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) return "its log has an entry that is not one";
+  return null;
 }
 
 define("rollbook-encounter", EncounterTracker);
