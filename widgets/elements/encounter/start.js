@@ -47,10 +47,11 @@ export async function begin(t, event) {
   if (!answer.ok) return t.refused("start", answer.error);
   t.ended = null;
   t.problem = null;
-  t.shown = answer.result.encounter;
+  const updated = new Date().toISOString();
+  t.shownAt = updated; // its status is in this answer
   // started from none: refused when another tab started one meanwhile
   await t.locked(async () => {
-    if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated: new Date().toISOString() }, null)) {
+    if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated }, null)) {
       t.statusFrom(answer.result.status);
       t.step = { title: "Encounter started", events: answer.result.events, outcomes: [], at: "quick" }; // by the add buttons
       t.said = "Encounter started. Add the combatants, then roll initiative.";

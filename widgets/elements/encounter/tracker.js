@@ -20,7 +20,7 @@ import { CHANGED_ELSEWHERE, KeptError, MAX_UNDO, put } from "../../kept.js";
 import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
-import { BEHIND, indexedDbMark, StepLock } from "../../step-lock.js";
+import { BEHIND, indexedDbMark, indexedDbOrNull, StepLock } from "../../step-lock.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
@@ -31,7 +31,7 @@ import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 const MAX_SEED = Number.MAX_SAFE_INTEGER - 1_000_000;
 // Every change to the encounter (a step, Undo, start, end, bringing it back), one at a time
 // across this browser's tabs, each made from what the one before kept (step-lock.js says how).
-const stepLock = new StepLock(kept, { mark: globalThis.indexedDB ? indexedDbMark() : null });
+const stepLock = new StepLock(kept, { mark: indexedDbOrNull() ? indexedDbMark() : null });
 
 class EncounterTracker extends RollbookElement {
   connected() {
@@ -60,7 +60,7 @@ class EncounterTracker extends RollbookElement {
     this.seedProblem = problems.length || (values.seed !== undefined && !seeded)
       ? `The link's seed was left out, so this encounter's dice are not seeded: a seed is a whole number from 0 to ${MAX_SEED.toLocaleString("en")}.`
       : null;
-    this.shown = null; // the encounter the status was asked for
+    this.shownAt = null; // the kept encounter (its \`updated\`) the status was asked for
     this.listen(kept.watch(() => this.#refresh()));
     this.#tables();
     this.#refresh();
@@ -90,13 +90,13 @@ class EncounterTracker extends RollbookElement {
   async #refresh() {
     const fight = kept.encounter;
     this.update();
-    if (!fight || this.shown === fight.current) return;
+    if (!fight || this.shownAt === fight.updated) return;
     // Changed elsewhere (Undo, an import, another tab, a reload): the last step shown is not this one's.
-    this.shown = fight.current;
+    this.shownAt = fight.updated;
     this.step = null;
     this.said = "";
     const answer = await ask({ command: "encounter show", args: { encounter: fight.current } });
-    if (kept.encounter?.current !== fight.current) return;
+    if (kept.encounter?.updated !== fight.updated) return;
     if (answer.ok) this.statusFrom(answer.result.status);
     else this.refused(null, { message: `The kept encounter was refused: ${answer.error.message}` });
     this.said ||= answer.ok ? answer.result.text : "";
@@ -171,8 +171,10 @@ class EncounterTracker extends RollbookElement {
       }
     }
     for (const id of Object.keys(full)) if (!result.encounter.combatants.some((c) => c.id === id)) delete full[id];
-    this.shown = result.encounter; // its status is in this answer: no need to ask for it again
+    // its status is in this answer: no need to ask for it again (an encounter is known by when it
+    // was kept: one read again from storage, another tab's roll kept, is the same encounter)
     const updated = new Date().toISOString();
+    this.shownAt = updated;
     if (!this.keep({
       current: result.encounter,
       undo: [...fight.undo, fight.current].slice(-MAX_UNDO),
