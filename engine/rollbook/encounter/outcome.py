@@ -34,7 +34,7 @@ def outcomes(before: Encounter, after: Encounter, events: list[Event]) -> list[O
         taken = _taken(detail, names[by], blocked=not cost)
         lines[target] = [f"{taken}: {'; '.join(cost)}" if cost else taken]
         lines[by] = [_dealt(detail, names[target], cost), *(touched.get(by, []) if by != target else [])]
-    return [{"id": c["id"], "text": _sentence(lines[c["id"]])} for c in after["combatants"] if lines.get(c["id"])]
+    return [{"id": c["id"], "text": "; ".join(lines[c["id"]])} for c in after["combatants"] if lines.get(c["id"])]
 
 
 def _dealt(detail: dict[str, Any], target: str, cost: list[str]) -> str:
@@ -104,25 +104,19 @@ def _points(was: int, now: int, most: int, unit: str) -> list[str]:
 
 def _effects(was: list[dict[str, Any]], now: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Effects started and ended; one that only counted down its rounds is neither."""
+    return _missing(now, was), _missing(was, now)
+
+
+def _missing(these: list[dict[str, Any]], among: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The effects of ``these`` not in ``among`` (each matched once, its rounds left aside)."""
     def key(e: dict[str, Any]) -> str:
         return json.dumps({k: v for k, v in e.items() if k != "rounds"}, sort_keys=True)
 
-    left = [key(e) for e in was]
-    started = []
-    for e in now:
+    left = [key(e) for e in among]
+    missing = []
+    for e in these:
         if key(e) in left:
             left.remove(key(e))
         else:
-            started.append(e)
-    gone = [key(e) for e in now]
-    ended = []
-    for e in was:
-        if key(e) in gone:
-            gone.remove(key(e))
-        else:
-            ended.append(e)
-    return started, ended
-
-
-def _sentence(parts: list[str]) -> str:
-    return "; ".join(parts)
+            missing.append(e)
+    return missing
