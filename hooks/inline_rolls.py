@@ -27,6 +27,7 @@ from mkdocs.exceptions import PluginError
 
 from rollbook.dice import parse
 from rollbook.errors import RollbookError
+from rollbook.facts import facts
 
 # hooks/ is no package: MkDocs has a hook's folder on sys.path while it imports the hook, the tests
 # that load a hook by its path do not, so the folder is put there for this one import.
@@ -54,7 +55,7 @@ def roll_element(expression: str, label: str | None) -> etree.Element:
 
 # OpenCore's abilities: an inline roll may name them (2d10+STR); the page fills them in from the
 # active character, so the build checks the expression with each of them standing for a number.
-ABILITY_VALUES = {code: 50 for code in ("STR", "DEX", "AGL", "CON", "INT", "PER", "WIS", "CHA", "COM")}
+ABILITY_VALUES = {ability["code"]: 50 for ability in facts()["abilities"]}
 
 
 def check_expression(expression: str) -> None:

@@ -1,0 +1,86 @@
+"""rollbook.facts: the facts the widgets and hooks read (widgets/facts.js is written from them) are
+the engine's own, read from where each is defined, as plain JSON values."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rollbook import api, facts, rulings, tables
+from rollbook.dice import limits
+from rollbook.encounter import shape
+from rollbook.systems import opencore
+
+FACTS = facts.facts()
+
+
+def test_the_facts_are_plain_json_and_the_same_each_time() -> None:
+    assert json.loads(json.dumps(FACTS)) == FACTS
+    assert facts.facts() == FACTS
+    assert list(FACTS) == ["abilities", "character_rulings", "critical_types", "encounter", "limits", "commands"]
+
+
+def test_abilities_are_the_seeds_in_its_order_with_their_names() -> None:
+    assert [a["code"] for a in FACTS["abilities"]] == list(opencore.ability_codes())
+    assert FACTS["abilities"][0] == {"code": "STR", "name": "Strength"}
+
+
+def test_each_ruling_option_reads_by_its_ruling_first_and_its_alternative_second() -> None:
+    options = {**FACTS["character_rulings"], **FACTS["encounter"]["rulings"]["opencore"], **FACTS["encounter"]["rulings"]["cyno"]}
+    assert set(FACTS["character_rulings"]) == {"save_direction", "willpower_composite", "perception"}
+    for name, option in options.items():
+        ruling = rulings.get(option["ruling"])
+        assert ruling.option == f"{name}={option['choices'][1]}", name  # the choice that switches it
+        assert option["title"] == ruling.title  # a player reads the title, never the id
+
+
+def test_the_character_rulings_are_what_the_character_command_takes() -> None:
+    params = {p["name"]: p for c in api.commands_schema() if c["command"] == "opencore character" for p in c["params"]}
+    for name, option in FACTS["character_rulings"].items():
+        assert params[name]["choices"] == option["choices"]
+
+
+def test_critical_types_are_the_tables_with_their_titles() -> None:
+    assert [c["type"] for c in FACTS["critical_types"]] == list(tables.CRITICAL_TYPES)
+    assert FACTS["critical_types"][0]["title"] == tables.get("opencore.critical.slash").title
+
+
+def test_encounter_fields_and_limits_are_the_shapes() -> None:
+    encounter = FACTS["encounter"]
+    assert encounter["most_combatants"] == shape.MOST_COMBATANTS and encounter["longest_text"] == shape.LONGEST_TEXT
+    assert encounter["fields"]["opencore"]["con"] == {"kind": "int", "low": 0, "high": 100}
+    assert encounter["fields"]["opencore"]["str"] == {"kind": "int", "low": 0, "high": 100, "nullable": True}
+    assert encounter["fields"]["common"]["name"] == {"kind": "str"}
+    for rules in shape.RULE_SETS:
+        assert list(encounter["fields"][rules]) == list(shape.FIELDS[rules])
+        assert {name: o["choices"] for name, o in encounter["rulings"][rules].items()} == \
+            {name: list(choices) for name, choices in shape.RULINGS[rules].items()}
+    assert list(encounter["effects"]) == list(shape.EFFECT_FIELDS)
+    assert FACTS["limits"] == {"expression_chars": limits.MAX_CHARS, "request_chars": api.MAX_REQUEST_CHARS}
+
+
+def test_commands_are_the_apis_without_help_text() -> None:
+    schema = api.commands_schema()
+    assert list(FACTS["commands"]) == [c["command"] for c in schema]
+    crit = FACTS["commands"]["opencore crit"]
+    assert crit["type"]["choices"] == list(tables.CRITICAL_TYPES)
+    assert crit["toughness"]["default"] == 0  # a default of 0 is kept (not taken for "none")
+    assert "help" not in json.dumps(FACTS["commands"])
+
+
+def test_the_javascript_module_exports_each_fact_and_all_of_them() -> None:
+    module = facts.js_module()
+    assert module.startswith("// Generated from the engine by `python -m rollbook.facts")
+    for name in FACTS:
+        assert f"\nexport const {name.upper()} = " in module
+    assert "export const FACTS = { abilities: ABILITIES," in module
+    assert 'export const LIMITS = {"expression_chars": 1000, "request_chars": 64000};' in module
+
+
+def test_check_fails_on_an_out_of_date_file_and_write_mends_it(tmp_path: Path) -> None:
+    path = tmp_path / "facts.js"
+    assert facts.main(["--check", str(path)]) == 1  # missing
+    path.write_text(facts.js_module().replace('"Strength"', '"Brawn"'), encoding="utf-8")
+    assert facts.stale(path) and facts.main(["--check", str(path)]) == 1
+    assert facts.main(["--write", str(path)]) == 0
+    assert not facts.stale(path) and facts.main(["--check", str(path)]) == 0
