@@ -47,7 +47,8 @@ function manualChunks(id) {
   const name = path.relative(source, id).split(path.sep).join("/");
   // engine.js, and idle.js that it imports: or Rollup pulls them into "core", a dependency of it
   if (name === "engine.js" || name === "idle.js") return "engine";
-  if (name === "elements/dice.js" || (!name.includes("/") && !OWN_CHUNK.has(name))) return "core";
+  // kept/: the kept state's modules, which widgets/kept.js names for every widget
+  if (name === "elements/dice.js" || name.startsWith("kept/") || (!name.includes("/") && !OWN_CHUNK.has(name))) return "core";
   return undefined;
 }
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { CHARACTER_RULINGS, checkCharacter, checkKept, checkRoll, exportKept, KeptError, KeptStore, MAX_CHARACTERS, MAX_LOG, MAX_UNDO, mergeKept, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
+import { readings } from "./encounter-fixtures.mjs";
 
 // localStorage as two tabs of one browser share it: `full` makes every write fail as a full quota
 // does, `blocked` as a private mode does.
@@ -31,7 +32,7 @@ const fighter = (id, name, overrides = {}) => ({
   toughness: 5, fortitude: 0, attack_skill: 50, defense_skill: 30, weapon: "Sword", stabilized: false, acted: false, effects: [], ...overrides,
 });
 const fight = (round, overrides = {}) => ({
-  encounter: 1, rules: "opencore", initiative: "individual", rulings: {}, round, turn: round ? 0 : null, order: [],
+  encounter: 1, rules: "opencore", initiative: "individual", rulings: readings("opencore"), round, turn: round ? 0 : null, order: ["p1", "o1"],
   combatants: [fighter("p1", "Buck", { side: "players", hp: 30 }), fighter("o1", "Orc", { side: "orcs", hp: 20 })],
   log: [], logged: 0, ...overrides,
 });
@@ -155,7 +156,7 @@ test("an encounter is kept with its undo states, and a bad one is refused with i
     [{ undo: Array.from({ length: MAX_UNDO + 1 }, () => fight(0)) }, /^encounter\.undo: at most 20 entries/],
     [{ full: { p1: { armor: -1, toughness: 0 } } }, /^encounter\.full\.p1\.armor: expected a number from 0/],
     [{ seed: 1.5 }, /^encounter\.seed: expected a whole number, found 1\.5/],
-    [{ current: fight(1, { log: Array.from({ length: 900 }, () => ({ text: "x".repeat(80) })) }) }, /^encounter\.current: \d+ characters, more than the engine takes \(64000\)/],
+    [{ current: fight(1, { log: Array.from({ length: 60 }, () => ({ text: "x".repeat(1100) })) }) }, /^encounter\.current: \d+ characters, more than the engine takes \(64000\)/],
   ];
   for (const [overrides, message] of cases) {
     const file = JSON.stringify({ rollbook: 1, encounter: running(overrides) });
@@ -395,7 +396,7 @@ test("an imported encounter with one bad combatant field is refused before anyth
     [{ hp_max: 1e400 }, /hp_max: expected a whole number/, null],
     [{ armor: null }, /armor: expected a whole number, found nothing/, null],
     [{ stabilized: "no" }, /stabilized: expected yes or no, found "no"/, null],
-    [{ effects: [{ rounds: 1 }] }, /effects\[0\]\.kind: expected text/, "the encounter, combatant 1, effect 1, kind"],
+    [{ effects: [{ rounds: 1 }] }, /effects\[0\]\.kind: not an effect the encounter knows, found nothing/, "the encounter, combatant 1, effect 1, kind"],
     [{ toughness: undefined }, /toughness: is missing/, null],
   ];
   for (const [overrides, message, words] of cases) {
@@ -410,11 +411,11 @@ test("an imported encounter with one bad combatant field is refused before anyth
     });
     assert.deepEqual(store.encounter, running());
   }
-  const cyno = fight(1, { rules: "cyno", combatants: [{ id: "a", name: "Ash", side: "x", initiative: 3, reflex: 1, coordination: 1, stress: 0, actions: 2,
+  const cyno = fight(1, { rules: "cyno", initiative: "die", rulings: readings("cyno"), order: ["a"], combatants: [{ id: "a", name: "Ash", side: "x", initiative: 3, reflex: 1, coordination: 1, stress: 0, actions: 2,
     actions_left: 2, weaponry_skill: null, hand_to_hand_skill: 40, weapon_damage: "1d6", weapon_level: "L", static: false, level: "L", dp: "x", dp_max: 9, effects: [] }] });
   assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: cyno }) }), /combatants\[0\]\.dp: expected a whole number/);
   assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: fight(1, { order: ["ghost"] }) }) }), /encounter\.current\.order: the turn order/);
-  assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: fight(1, { order: ["p1"], turn: 3 }) }) }), /encounter\.current\.turn: expected a number from 0 to 0/);
+  assert.throws(() => checkKept({ rollbook: 2, encounter: running({ current: fight(1, { order: ["p1"], turn: 3 }) }) }), /encounter\.current\.turn: points past the end of the turn order/);
 });
 
 test("two characters (or rolls, or foes) with one id in a file are refused: deleting one never deletes both", () => {
@@ -565,7 +566,7 @@ test("a character keeps the readings its saves and Perception use; one kept with
   }
   assert.throws(() => checkCharacter(character("c4", { options: { perception: "sideways" } }), "characters[0]"),
     (error) => error.reason === "not a reading this ruling has, found \"sideways\"");
-  assert.equal(placeWords("characters[0].options.perception"), "character 1, the ruling on Perception");
+  assert.equal(placeWords("characters[0].options.perception"), "character 1, the ruling “Perception succeeds on a roll higher than PER”");
   for (const [name, readings] of Object.entries(CHARACTER_RULINGS)) {
     for (const reading of readings) assert.equal(checkCharacter(character("c5", { options: { [name]: reading } })).options[name], reading);
   }

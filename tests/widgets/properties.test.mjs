@@ -9,6 +9,8 @@ import { test as nodeTest } from "node:test";
 
 import fc from "fast-check";
 
+import { ENCOUNTER } from "../../widgets/facts.js";
+import { readings } from "./encounter-fixtures.mjs";
 import { ABILITIES, checkKept, exportKept, KeptError, KeptStore, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
 import { readQuery, sitePage, writeQuery } from "../../widgets/links.js";
 
@@ -109,27 +111,35 @@ const foeArb = record({
   score: dictionary(fc.oneof(lowers(20), fc.constantFrom("__proto__", "constructor", "hp")), whole, { maxKeys: 5 }), created: when,
 });
 
-// A combatant's fields by rule set, as kept.js reads them (its COMBATANT_FIELDS).
-const COMBATANT = {
-  common: { name: "text", side: "text", initiative: "int?" },
-  opencore: { con: "int", dex: "int", str: "int?", hp: "int", hp_max: "int", armor: "int", armor_name: "text?", toughness: "int",
-              fortitude: "int", attack_skill: "int", defense_skill: "int", weapon: "text?", stabilized: "yes/no", acted: "yes/no" },
-  cyno: { reflex: "int", coordination: "int", stress: "int", actions: "int", actions_left: "int", weaponry_skill: "int?",
-          hand_to_hand_skill: "int?", weapon_damage: "text", weapon_level: "text", static: "yes/no", level: "text", dp: "int", dp_max: "int" },
+// A combatant's fields by rule set, each in its range, as the engine's facts give them (widgets/facts.js).
+const KIND = { str: textUpTo(ENCOUNTER.longest_text), bool: fc.boolean() };
+const fieldArb = (fact) => {
+  const arb = fact.kind === "int" ? fc.integer({ min: Math.max(fact.low, -1000), max: Math.min(fact.high, 1000) }) : KIND[fact.kind];
+  return fact.nullable ? optional(arb) : arb;
 };
-const KIND = { int: fc.integer({ min: -1000, max: 1000 }), text: textUpTo(80), "yes/no": fc.boolean() };
-const fieldArb = (kind) => (kind.endsWith("?") ? optional(KIND[kind.slice(0, -1)]) : KIND[kind]);
+const fieldsArb = (facts) => Object.fromEntries(Object.entries(facts).map(([name, fact]) => [name, fieldArb(fact)]));
+// an effect of any kind the engine has, with its own fields; counted ("rounds") where it may end so
+const effectArb = fc.constantFrom(...Object.keys(ENCOUNTER.effects)).chain((kind) => {
+  const { ends, fields } = ENCOUNTER.effects[kind];
+  return fc.constantFrom(...ends).chain((end) => record({
+    kind: fc.constant(kind), rounds: end === "rounds" ? fc.integer({ min: 1, max: 10 }) : fc.constant(null), dealt: fc.nat(10),
+    ends: fc.constant(end), ...fieldsArb(fields),
+  }));
+});
+// each ruling at one of its readings; a later one may be missing (kept before it was added)
+const rulingsArb = (rules) => fc.record(Object.fromEntries(Object.entries(ENCOUNTER.rulings[rules]).map(([name, r]) => [name, fc.constantFrom(...r.choices)])),
+  { ...PLAIN, requiredKeys: Object.keys(ENCOUNTER.rulings[rules]).filter((name) => !ENCOUNTER.later_rulings.includes(name)) });
 
 const encounterStateArb = (rules) => fc.uniqueArray(textUpTo(20, 1), { minLength: 0, maxLength: 5 }).chain((ids) => record({
-  encounter: fc.constant(1),
+  encounter: fc.constant(ENCOUNTER.version),
   rules: fc.constant(rules),
-  initiative: fc.constantFrom("individual", "side"),
-  rulings: fc.constant({}),
+  initiative: fc.constantFrom(...ENCOUNTER.initiative[rules]),
+  rulings: rulingsArb(rules),
   round: fc.nat({ max: 50 }),
   combatants: fc.tuple(...ids.map((cid) => record({
+    ...fieldsArb({ ...ENCOUNTER.fields.common, ...ENCOUNTER.fields[rules] }),
     id: fc.constant(cid),
-    ...Object.fromEntries(Object.entries({ ...COMBATANT.common, ...COMBATANT[rules] }).map(([name, kind]) => [name, fieldArb(kind)])),
-    effects: fc.array(record({ kind: textUpTo(40), rounds: fc.nat(10) }), { maxLength: 2 }),
+    effects: fc.array(effectArb, { maxLength: 2 }),
   }))),
   order: fc.shuffledSubarray(ids),
   log: fc.array(record({ text: textUpTo(80) }), { maxLength: 3 }),
@@ -144,6 +154,12 @@ const encounterArb = fc.constantFrom("opencore", "cyno").chain((rules) => record
   seed: optional(fc.maxSafeNat()),
   updated: when,
 }));
+
+// An OpenCore encounter as `encounter start` writes it: no one in it yet.
+const EMPTY_FIGHT = {
+  encounter: ENCOUNTER.version, rules: "opencore", initiative: "individual", round: 0, turn: null, order: [], combatants: [], log: [], logged: 0,
+  rulings: readings("opencore"),
+};
 
 const uniqueById = (arb, max) => fc.uniqueArray(arb, { maxLength: max, selector: (e) => e.id });
 
@@ -221,7 +237,7 @@ test("an import is all or nothing: a file with one bad entry changes neither the
 test("files nested thousands deep, huge, or with __proto__ keys: refused in a player's words, never an exception", () => {
   // regression: nested 5000 deep inside an encounter's log, the reader's own size check threw
   // RangeError (call stack) instead of refusing; the engine refuses requests nested that deep too
-  const deepIn = (depth) => JSON.stringify({ rollbook: 2, encounter: { current: { encounter: 1, rules: "opencore", round: 0, combatants: [], log: ["@"] }, updated: "2026-11-30T18:00:00.000Z" } })
+  const deepIn = (depth) => JSON.stringify({ rollbook: 2, encounter: { current: { ...EMPTY_FIGHT, log: [{ text: "", more: "@" }] }, updated: "2026-11-30T18:00:00.000Z" } })
     .replace('"@"', "[".repeat(depth) + "]".repeat(depth));
   for (const depth of [100, 5000, 900_000]) {
     assert.throws(() => parseKeptFile(deepIn(depth)), (error) => { assertPlayerWorded(error, ""); return /levels deep/.test(error.reason); }, String(depth));
@@ -240,10 +256,11 @@ test("files nested thousands deep, huge, or with __proto__ keys: refused in a pl
     '{"rollbook":2,"__proto__":{"log":[1]}}',
     '{"rollbook":2,"characters":[],"foes":[{"id":"g","name":"G","rules":"cyno","side":"f","score":{"__proto__":5},"created":"2026-11-30T18:00:00.000Z"}]}',
     '{"rollbook":2,"characters":[{"id":"c","name":"C","hp_roll":5,"created":"2026-11-30T18:00:00.000Z","scores":{"STR":1,"DEX":1,"AGL":1,"CON":1,"INT":1,"PER":1,"WIS":1,"CHA":1,"COM":1},"options":{"__proto__":"x"}}]}',
-    '{"rollbook":2,"encounter":{"current":{"encounter":1,"rules":"cyno","round":0,"combatants":[],"log":[]},"full":{"__proto__":{"armor":1,"toughness":1}},"updated":"2026-11-30T18:00:00.000Z"}}',
+    `{"rollbook":2,"encounter":{"current":${JSON.stringify({ ...EMPTY_FIGHT, rules: "cyno", initiative: "die", rulings: readings("cyno") })},"full":{"__proto__":{"armor":1,"toughness":1}},"updated":"2026-11-30T18:00:00.000Z"}}`,
   ]) {
     const state = importedOrRefused(text);
     if (state) assert.equal(Object.getPrototypeOf(state.encounter?.full ?? {}), Object.prototype, text);
+    if (text.includes('"full"')) assert.ok(state?.encounter, "the encounter with a __proto__ id is read, its full values own entries");
     assert.equal({}.armor, undefined); // nothing reached Object.prototype
     tried(1);
   }

@@ -6,6 +6,7 @@ import { test } from "node:test";
 
 import { KeptStore, STORAGE_KEY } from "../../widgets/kept.js";
 import { BEHIND, LOCK, StepLock } from "../../widgets/step-lock.js";
+import { readings } from "./encounter-fixtures.mjs";
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,7 +66,7 @@ const fighter = (id, name) => ({
   toughness: 5, fortitude: 0, attack_skill: 50, defense_skill: 30, weapon: null, stabilized: false, acted: false, effects: [],
 });
 const state = (round) => ({
-  encounter: 1, rules: "opencore", initiative: "individual", rulings: {}, round, turn: null, order: [],
+  encounter: 1, rules: "opencore", initiative: "individual", rulings: readings("opencore"), round, turn: null, order: [],
   combatants: [fighter("p1", "Buck"), fighter("o1", "Orc")], log: [], logged: 0,
 });
 

@@ -6,14 +6,12 @@
 // Nothing here computes a rule: every number is the engine's.
 
 import { html, nothing } from "../element.js";
+import { ABILITIES } from "../facts.js";
 import { SITE_ROOT } from "../session.js";
 import { percent } from "./dice.js";
 
 /** The nine abilities in the seed's order, with the names its rules give them (for labels). */
-export const ABILITY_NAMES = {
-  STR: "Strength", DEX: "Dexterity", AGL: "Agility", CON: "Constitution", INT: "Intelligence",
-  PER: "Perception", WIS: "Wisdom", CHA: "Charisma", COM: "Comeliness",
-};
+export const ABILITY_NAMES = Object.fromEntries(ABILITIES.map((ability) => [ability.code, ability.name]));
 
 // Where each worked-out number's rule is written, so a reader can check it.
 const RULE_PAGES = {

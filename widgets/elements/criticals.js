@@ -9,10 +9,11 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { readQuery, shareLink } from "../links.js";
 import { kept, pagePath, SITE_ROOT } from "../session.js";
 import { newId } from "../kept.js";
+import { CRITICAL_TYPES } from "../facts.js";
 import { fieldInError, revealProblem } from "../field-problem.js";
 import { breakdown, errorView } from "./dice.js";
 
-const TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
+const TYPES = CRITICAL_TYPES.map((critical) => critical.type);
 const LINK = { type: "text", roll: "int", attack_roll: "int", toughness: "int", seed: "int" };
 const PAGE = "tools/criticals/";
 

@@ -5,6 +5,7 @@
 // Shielding Power, armor and Toughness (or straight to HP for a substance flaw) and the critical
 // it calls for, with its effects.
 
+import { CRITICAL_TYPES } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 
 const ATTACKS_WITH = [
@@ -13,7 +14,7 @@ const ATTACKS_WITH = [
   { value: "physical", label: "A Physical Power (its score is the skill)" },
   { value: "mental", label: "A Mental Power (cannot be blocked)" },
 ];
-const TABLES = ["slash", "impact", "puncture", "shrapnel", "burn"];
+const TABLES = CRITICAL_TYPES.map((critical) => critical.type);
 const POWER = "A Power";
 const BONUSES = "Bonuses and conditions";
 const WOUND = "The defender's wound";

@@ -2,6 +2,7 @@
 // status, the actions when it is its turn, and its edits by hand (damage, healing, effects, …).
 
 import { html, nothing } from "../../element.js";
+import { CRITICAL_TYPES as CRITICALS } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
 import { actionsView } from "./actions.js";
@@ -9,7 +10,7 @@ import { addAnother, addArgs, keepAsFoe } from "./add.js";
 import { input, select } from "./fields.js";
 import { answerHere, outcomeLine } from "./log.js";
 
-const CRITICAL_TYPES = ["slash", "impact", "puncture", "shrapnel", "burn"];
+const CRITICAL_TYPES = CRITICALS.map((critical) => critical.type);
 const EFFECTS = {
   opencore: ["stun", "unconscious", "bloodloss", "location", "stumble", "dropped-weapon", "note"],
   cyno: ["note"],
