@@ -1,5 +1,5 @@
 // Generated from the engine by `python -m rollbook.facts --write widgets/facts.js` (engine/rollbook/facts.py): do not edit.
-// The build (hooks/engine_facts.py) and tests/site/test_facts.py fail when it is out of date.
+// The build (hooks/engine_facts.py) and tests/site/test_engine_facts.py fail when it is out of date.
 
 export const ABILITIES = [
   {"code": "STR", "name": "Strength"},
@@ -12,6 +12,8 @@ export const ABILITIES = [
   {"code": "CHA", "name": "Charisma"},
   {"code": "COM", "name": "Comeliness"}
 ];
+
+export const CHARACTER = {"score_low": 0, "score_high": 100, "rolled_low": 1, "hp_roll_low": 1, "hp_roll_high": 100};
 
 export const CHARACTER_RULINGS = {
   "save_direction": {
@@ -526,4 +528,4 @@ export const COMMANDS = {
   "table": {"name": {"type": "str", "required": true, "positional": true}}
 };
 
-export const FACTS = { abilities: ABILITIES, character_rulings: CHARACTER_RULINGS, critical_types: CRITICAL_TYPES, encounter: ENCOUNTER, limits: LIMITS, commands: COMMANDS };
+export const FACTS = { abilities: ABILITIES, character: CHARACTER, character_rulings: CHARACTER_RULINGS, critical_types: CRITICAL_TYPES, encounter: ENCOUNTER, limits: LIMITS, commands: COMMANDS };

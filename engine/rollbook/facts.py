@@ -1,11 +1,11 @@
 """The engine's facts that the widgets and the build's hooks need, read from where each is defined.
 
-The abilities, the rulings a character or an encounter carries with their choices, the critical
-types, an encounter's fields and limits, the engine's request and expression limits, and every
-command's parameters: one JSON-able value (``facts()``). The hooks import it; the widgets import
+The abilities and a character's ranges, the rulings a character or an encounter carries with
+their choices, the critical types, an encounter's fields and limits, the engine's request and
+expression limits, and every command's parameters: one JSON-able value (``facts()``). The hooks import it; the widgets import
 ``widgets/facts.js``, this value written out as JavaScript (``js_module()``) and committed, so
 Node's tests and the bundle need no build step. The build (hooks/engine_facts.py) and
-tests/site/test_facts.py fail when that file is out of date:
+tests/site/test_engine_facts.py fail when that file is out of date:
 
     python -m rollbook.facts --write widgets/facts.js    # after changing a table, a ruling or a shape
     python -m rollbook.facts --check widgets/facts.js    # exit 1 when it is out of date
@@ -26,6 +26,7 @@ from rollbook import rulings, tables
 from rollbook.api import MAX_REQUEST_CHARS, commands_schema
 from rollbook.dice.limits import MAX_CHARS
 from rollbook.encounter import shape
+from rollbook.systems import opencore
 
 Facts = dict[str, Any]
 
@@ -98,6 +99,9 @@ def facts() -> Facts:
     commands = _commands()
     return {
         "abilities": [{"code": row["code"], "name": row["name"]} for row in tables.get("opencore.abilities").rows],
+        # a kept character's numbers: a score may fall to the floor after it was rolled
+        "character": {"score_low": opencore.ABILITY_FLOOR, "score_high": opencore.ABILITY_HIGH, "rolled_low": opencore.ABILITY_LOW,
+                      "hp_roll_low": opencore.D100[0], "hp_roll_high": opencore.D100[-1]},
         "character_rulings": _character_rulings(commands),
         "critical_types": [{"type": kind, "title": tables.get(f"opencore.critical.{kind}").title}
                            for kind in tables.CRITICAL_TYPES],
@@ -125,7 +129,7 @@ def js_module(values: Facts | None = None) -> str:
     values = facts() if values is None else values
     lines = [
         f"// Generated from the engine by `{GENERATED_BY}` (engine/rollbook/facts.py): do not edit.",
-        "// The build (hooks/engine_facts.py) and tests/site/test_facts.py fail when it is out of date.",
+        "// The build (hooks/engine_facts.py) and tests/site/test_engine_facts.py fail when it is out of date.",
         "",
     ]
     for name, value in values.items():

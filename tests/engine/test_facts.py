@@ -17,12 +17,13 @@ FACTS = facts.facts()
 def test_the_facts_are_plain_json_and_the_same_each_time() -> None:
     assert json.loads(json.dumps(FACTS)) == FACTS
     assert facts.facts() == FACTS
-    assert list(FACTS) == ["abilities", "character_rulings", "critical_types", "encounter", "limits", "commands"]
+    assert list(FACTS) == ["abilities", "character", "character_rulings", "critical_types", "encounter", "limits", "commands"]
 
 
 def test_abilities_are_the_seeds_in_its_order_with_their_names() -> None:
     assert [a["code"] for a in FACTS["abilities"]] == list(opencore.ability_codes())
     assert FACTS["abilities"][0] == {"code": "STR", "name": "Strength"}
+    assert FACTS["character"] == {"score_low": 0, "score_high": 100, "rolled_low": 1, "hp_roll_low": 1, "hp_roll_high": 100}
 
 
 def test_each_ruling_option_reads_by_its_ruling_first_and_its_alternative_second() -> None:

@@ -15,6 +15,7 @@
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
+import { CHARACTER_RULINGS as RULINGS_FACTS } from "../facts.js";
 import { CHARACTER_RULINGS, KeptError, newId } from "../kept.js";
 import { keptNotice } from "../kept-notice.js";
 import { readQuery, shareLink } from "../links.js";
@@ -28,13 +29,10 @@ const HP = "hp_roll"; // the HP roll's field, next to the nine abilities
 // The rulings a table may read the other way, in words: the ruling's reading first, then the
 // alternative (the values of CHARACTER_RULINGS, in order); the Rulings page has each in full.
 const READINGS = [
-  { name: "save_direction", label: "A saving throw succeeds", ruling: "opencore-save-direction",
-    words: ["At or below the composite", "At or above the composite"] },
-  { name: "willpower_composite", label: "Willpower is rolled against", ruling: "opencore-willpower-composite",
-    words: ["SDAC, as written", "IPW"] },
-  { name: "perception", label: "A Perception roll succeeds", ruling: "opencore-perception-direction",
-    words: ["Higher than PER, as written", "At or below PER, like Awareness"] },
-];
+  { name: "save_direction", label: "A saving throw succeeds", words: ["At or below the composite", "At or above the composite"] },
+  { name: "willpower_composite", label: "Willpower is rolled against", words: ["SDAC, as written", "IPW"] },
+  { name: "perception", label: "A Perception roll succeeds", words: ["Higher than PER, as written", "At or below PER, like Awareness"] },
+].map((reading) => ({ ...reading, ruling: RULINGS_FACTS[reading.name].ruling })); // the ruling's id, for its link
 const BY_RULING = Object.fromEntries(READINGS.map((r) => [r.name, CHARACTER_RULINGS[r.name][0]])); // as the rulings read
 const RULINGS_SECTION = "The GM's rulings";
 const LINK = { name: "text", scores: "vars", hp_roll: "int", seed: "int", ...CHARACTER_RULINGS };

@@ -5,7 +5,7 @@
 // encounter's fields and limits) are checked from there, never typed here again; an encounter is
 // checked as the engine checks it (encounter/shape.py), so nothing the page cannot draw reaches it.
 
-import { ABILITIES as ABILITY_FACTS, CHARACTER_RULINGS as CHARACTER_RULING_FACTS, ENCOUNTER, LIMITS } from "../facts.js";
+import { ABILITIES as ABILITY_FACTS, CHARACTER, CHARACTER_RULINGS as CHARACTER_RULING_FACTS, ENCOUNTER, LIMITS } from "../facts.js";
 import { migrated } from "./migrate.js";
 import { CHOOSE, describe } from "./words.js";
 
@@ -122,7 +122,7 @@ export function checkCharacter(value, path = "character") {
   object(value, path);
   const scores = object(value.scores, `${path}.scores`);
   const checked = {};
-  for (const code of ABILITIES) checked[code] = integer(scores[code], `${path}.scores.${code}`, { min: 0, max: 100 });
+  for (const code of ABILITIES) checked[code] = integer(scores[code], `${path}.scores.${code}`, { min: CHARACTER.score_low, max: CHARACTER.score_high });
   for (const code of Object.keys(scores)) if (!ABILITIES.includes(code)) fail(`${path}.scores.${code}`, `not an OpenCore ability (${ABILITIES.join(", ")})`);
   const locked = list(value.locked ?? [], `${path}.locked`, ABILITIES.length);
   locked.forEach((code, i) => { if (!ABILITIES.includes(code)) fail(`${path}.locked[${i}]`, `not an OpenCore ability, found ${describe(code)}`); });
@@ -143,7 +143,7 @@ export function checkCharacter(value, path = "character") {
     name,
     scores: checked,
     rolled: value.rolled === undefined ? null : (value.rolled === null ? null : named(value.rolled, `${path}.rolled`)),
-    hp_roll: integer(value.hp_roll, `${path}.hp_roll`, { min: 1, max: 100 }),
+    hp_roll: integer(value.hp_roll, `${path}.hp_roll`, { min: CHARACTER.hp_roll_low, max: CHARACTER.hp_roll_high }),
     locked: [...new Set(locked)],
     options: checkedOptions,
     seed: integer(value.seed, `${path}.seed`, { optional: true, min: 0 }),
