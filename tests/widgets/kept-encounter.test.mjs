@@ -115,7 +115,7 @@ test("in storage, only the encounter the page cannot draw is set aside: the rest
   assert.equal(store.encounter, null); // never drawn
   assert.deepEqual(store.log.map((r) => r.id), ["r1"]); // the rest is kept as it was
   assert.equal(store.trouble, "damaged");
-  assert.equal(store.problem, "The kept encounter could not be read (the encounter, turn order: is missing), so it is not shown."
+  assert.equal(store.problem, "The kept encounter could not be read (turn order: is missing), so it is not shown."
     + " It was set aside in this browser, not deleted: Export the unreadable copy gives it as a file. Everything else kept is here.");
   assert.equal(store.damagedText(), stored); // the whole value as it was, for whoever mends it
   const backup = [...storage.items.keys()].find((key) => key.startsWith(`${STORAGE_KEY}.damaged.`));

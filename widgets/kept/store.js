@@ -93,7 +93,8 @@ export class KeptStore {
       // where, in the player's words (the backup's key is for whoever recovers it, not for them)
       const where = error instanceof KeptError && error.path ? `${placeWords(error.path)}: ${error.reason}` : "it is damaged";
       const rest = withoutEncounter(raw, error);
-      this.damaged = { text: raw, where, aside: this.#setAside(raw), encounter: rest !== null };
+      // (the encounter alone: "The kept encounter could not be read (turn order: is missing)")
+      this.damaged = { text: raw, where: rest ? where.replace(/^the encounter, /, "") : where, aside: this.#setAside(raw), encounter: rest !== null };
       this.raw = raw;
       this.#sayDamaged();
       if (rest !== null) this.base = rest; // what is stored, as far as it can be read
