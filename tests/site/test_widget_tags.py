@@ -153,3 +153,25 @@ def test_the_reader_stops_at_a_map_of_another_shape(tmp_path: Path, edit, messag
     entry.write_text(edited, encoding="utf-8")
     with pytest.raises(widget_tags.WidgetTagsError, match=message):
         widget_tags.element_modules(entry)
+
+
+def defined_by_the_entry(entry: Path) -> set[str]:
+    """The tags the entry defines itself: those of the element modules it imports at once
+    (``import "./elements/table-mode.js";``, the header's toggle on every page), not by tag."""
+    text = entry.read_text(encoding="utf-8")
+    modules = re.findall(r'^import "\./(elements/[a-z/-]+\.js)";', text, flags=re.MULTILINE)
+    return {match for module in modules
+            for match in re.findall(r'define\("(rollbook-[a-z-]+)"', (entry.parent / module).read_text(encoding="utf-8"))}
+
+
+def test_every_widget_tag_in_the_theme_is_defined() -> None:
+    """The theme's templates (overrides/) put widgets on every page too: each is in the map, or
+    defined by a module the entry imports itself."""
+    known = set(widget_tags.widget_tags()) | defined_by_the_entry(widget_tags.ENTRY)
+    assert "rollbook-table-mode" in known  # the header's toggle, imported by the entry itself
+    named = [(f"{path.relative_to(ROOT)}:{text[:match.start()].count(chr(10)) + 1}", match[1])
+             for path in sorted((ROOT / "overrides").rglob("*.html")) for text in [path.read_text(encoding="utf-8")]
+             for match in TAG.finditer(text)]
+    assert named, "the scan found no widget in overrides/: is it still reading the templates?"
+    unknown = [f"{where}: {tag}" for where, tag in named if tag not in known]
+    assert unknown == [], "widget tags in the theme that no module defines:\n" + "\n".join(unknown)
