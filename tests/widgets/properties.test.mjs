@@ -9,7 +9,7 @@ import { test as nodeTest } from "node:test";
 
 import fc from "fast-check";
 
-import { ENCOUNTER } from "../../widgets/facts.js";
+import { CHARACTER, ENCOUNTER, LIMITS } from "../../widgets/facts.js";
 import { readings } from "./encounter-fixtures.mjs";
 import { ABILITIES, checkKept, exportKept, KeptError, KeptStore, parseKeptFile, placeWords, STORAGE_KEY } from "../../widgets/kept.js";
 import { readQuery, sitePage, writeQuery } from "../../widgets/links.js";
@@ -88,16 +88,16 @@ const total = fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Ob
 const named = dictionary(letters(12), whole, { maxKeys: 4 });
 
 const rollArb = record({
-  id, at: when, label: textUpTo(200), expression: textUpTo(1000), vars: named, seed: fc.maxSafeNat(), total,
+  id, at: when, label: textUpTo(200), expression: textUpTo(LIMITS.expression_chars), vars: named, seed: fc.maxSafeNat(), total,
   total_text: optional(textUpTo(40)), text: textUpTo(2000), page: optional(textUpTo(500)), link: optional(textUpTo(1000)),
 });
 
 const characterArb = record({
   id,
   name: textUpTo(100, 1).filter((n) => n.trim() === n && n !== ""),
-  scores: record(Object.fromEntries(ABILITIES.map((code) => [code, fc.integer({ min: 0, max: 100 })]))),
+  scores: record(Object.fromEntries(ABILITIES.map((code) => [code, fc.integer({ min: CHARACTER.score_low, max: CHARACTER.score_high })]))),
   rolled: optional(named),
-  hp_roll: fc.integer({ min: 1, max: 100 }),
+  hp_roll: fc.integer({ min: CHARACTER.hp_roll_low, max: CHARACTER.hp_roll_high }),
   locked: fc.uniqueArray(fc.constantFrom(...ABILITIES), { maxLength: ABILITIES.length }),
   options: dictionary(fc.oneof(lowers(40), fc.constantFrom("__proto__", "constructor")), textUpTo(40), { maxKeys: 3 }),
   seed: optional(fc.maxSafeNat()),
@@ -106,8 +106,8 @@ const characterArb = record({
 });
 
 const foeArb = record({
-  id, name: textUpTo(80, 1).filter((n) => n.trim() === n && n !== ""), rules: fc.constantFrom("opencore", "cyno"),
-  side: textUpTo(80), weapon: optional(textUpTo(80)), armor_name: optional(textUpTo(80)),
+  id, name: textUpTo(ENCOUNTER.longest_text, 1).filter((n) => n.trim() === n && n !== ""), rules: fc.constantFrom(...ENCOUNTER.rule_sets),
+  side: textUpTo(ENCOUNTER.longest_text), weapon: optional(textUpTo(ENCOUNTER.longest_text)), armor_name: optional(textUpTo(ENCOUNTER.longest_text)),
   score: dictionary(fc.oneof(lowers(20), fc.constantFrom("__proto__", "constructor", "hp")), whole, { maxKeys: 5 }), created: when,
 });
 
