@@ -35,3 +35,20 @@ test("the facts are one value with each named export in it, and the kept state r
   assert.deepEqual(kept.CHARACTER_RULINGS, Object.fromEntries(Object.entries(CHARACTER_RULINGS).map(([name, r]) => [name, r.choices])));
   for (const [name, r] of Object.entries(CHARACTER_RULINGS)) assert.deepEqual(COMMANDS["opencore character"][name].choices, r.choices);
 });
+
+// The encounter's start form words each ruling's choices (widgets/elements/encounter/start.js,
+// START_CHOICES): its values and ruling ids must be the engine's, or a start would be refused.
+// Read as text: the element modules import lit-html from the bundle's vendor path, not Node's.
+test("the encounter's start form offers each ruling's choices as the engine has them", () => {
+  const source = readFileSync(join(widgets, "elements/encounter/start.js"), "utf8");
+  const entries = [...source.matchAll(/\{ name: "([a-z_]+)", label: "[^"]*",(?: ruling: "([a-z-]+)",)? options: \[(.*?)\] \}/g)];
+  const form = Object.fromEntries(entries.map(([, name, ruling, options]) => [name, { ruling: ruling ?? null, choices: [...options.matchAll(/\["([^"]+)", "/g)].map((m) => m[1]) }]));
+  assert.ok(Object.keys(form).length >= 10, `only ${Object.keys(form).length} choices read from start.js: is the pattern still its shape?`);
+  for (const rules of ENCOUNTER.rule_sets) {
+    for (const [name, ruling] of Object.entries(ENCOUNTER.rulings[rules])) {
+      assert.deepEqual(form[name], { ruling: ruling.ruling, choices: ruling.choices }, `${rules}: ${name}`);
+    }
+  }
+  const initiative = [...new Set(ENCOUNTER.rule_sets.flatMap((rules) => ENCOUNTER.initiative[rules]))];
+  assert.ok(form.initiative.choices.every((choice) => initiative.includes(choice)), "an initiative the engine does not roll");
+});
