@@ -49,7 +49,7 @@ export class KeptStore {
     this.trouble = null;
     this.why = null;
     this.problem = null;
-    this.damaged = null; // {text, where, aside}: a stored value that could not be read
+    this.damaged = null; // {text, where, aside, encounter}: a stored value that could not be read (encounter: only its encounter, the rest read)
     this.raw = null; // the stored text the state was read from
     this.base = empty(); // the state as stored (read or written last), without this tab's changes still to be written
     this.state = this.#load();
