@@ -34,35 +34,35 @@ const without = (object, key) => Object.fromEntries(Object.entries(object).filte
 // A player never reads these (the properties test has the same list).
 const ENGINE_WORDS = /undefined|NaN|\[object|JSON|null|TypeError|RangeError|prototype|_/;
 
-const CANNOT_DRAW = [
-  ["no turn order", without(fight(), "order"), "encounter.current.order", /^is missing$/],
-  ["a turn order that is no list", fight({ order: "p1" }), "encounter.current.order", /^expected a list/],
-  ["no rulings", without(fight(), "rulings"), "encounter.current.rulings", /^is missing$/],
-  ["rulings that are a list", fight({ rulings: ["zero"] }), "encounter.current.rulings", /^expected a group of values, found a list$/],
-  ["a ruling of the other rule set", fight({ rulings: { ...readings("opencore"), aim_lines: "aimed" } }), "encounter.current.rulings.aim_lines", /^not one of this rule set's rulings$/],
-  ["a reading a ruling does not have", fight({ rulings: { ...readings("opencore"), death_at: "never" } }), "encounter.current.rulings.death_at", /^not a reading this ruling has, found "never"/],
-  ["a ruling missing", fight({ rulings: without(readings("opencore"), "death_at") }), "encounter.current.rulings.death_at", /^is missing$/],
-  ["an initiative the rule set does not roll", fight({ initiative: "side" }), "encounter.current.initiative", /^not a way this rule set rolls initiative, found "side"/],
-  ["no initiative", without(fight(), "initiative"), "encounter.current.initiative", /^is missing$/],
-  ["a log entry that is none", fight({ log: ["Round 1 begins."] }), "encounter.current.log[0]", /^expected a group of values, found "Round 1 begins\."/],
-  ["a log entry with no text", fight({ log: [{ when: 1 }] }), "encounter.current.log[0].text", /^expected text, found nothing/],
-  ["a log longer than the engine keeps", fight({ log: Array.from({ length: ENCOUNTER.log_kept + 1 }, () => ({ text: "x" })) }), "encounter.current.log", /^at most 60 entries/],
-  ["a field no combatant has", fight({ combatants: [fighter("p1", { mana: 3 }), fighter("o1")] }), "encounter.current.combatants[0].mana", /^not something a combatant has$/],
-  ["a name longer than the engine keeps", fight({ combatants: [fighter("p1", { name: "x".repeat(81) }), fighter("o1")] }), "encounter.current.combatants[0].name", /^text longer than 80 characters$/],
-  ["a score past its range", fight({ combatants: [fighter("p1", { con: 101 }), fighter("o1")] }), "encounter.current.combatants[0].con", /^expected a number from 0 to 100, found 101$/],
-  ["a Cyno field in an OpenCore fight", fight({ combatants: [fighter("p1", { dp: 3 }), fighter("o1")] }), "encounter.current.combatants[0].dp", /^not something a combatant has$/],
-  ["an effect of no known kind", fight({ combatants: [fighter("p1", { effects: [{ kind: "curse", rounds: 2, dealt: 1, ends: "rounds" }] }), fighter("o1")] }),
-    "encounter.current.combatants[0].effects[0].kind", /^not an effect the encounter knows, found "curse"/],
-  ["an effect with a field of the wrong kind", fight({ combatants: [fighter("p1", { effects: [{ kind: "note", text: 5, rounds: null, dealt: 1, ends: "by-hand" }] }), fighter("o1")] }),
-    "encounter.current.combatants[0].effects[0].text", /^expected text, found 5/],
-  ["a field beside the encounter's", fight({ weather: "rain" }), "encounter.current.weather", /^not part of an encounter$/],
-  ["a turn past the turn order", fight({ turn: 2 }), "encounter.current.turn", /^points past the end of the turn order$/],
-  ["no count of log entries", without(fight(), "logged"), "encounter.current.logged", /^is missing$/],
-];
-
 test("a kept encounter the page cannot draw is refused at the place of its problem, in a player's words", () => {
   assert.deepEqual(checkEncounter(kept(fight())).current, fight()); // the fixture itself is one the engine writes
-  for (const [what, state, path, reason] of CANNOT_DRAW) {
+  const cases = [
+    ["no turn order", without(fight(), "order"), "encounter.current.order", /^is missing$/],
+    ["a turn order that is no list", fight({ order: "p1" }), "encounter.current.order", /^expected a list/],
+    ["no rulings", without(fight(), "rulings"), "encounter.current.rulings", /^is missing$/],
+    ["rulings that are a list", fight({ rulings: ["zero"] }), "encounter.current.rulings", /^expected a group of values, found a list$/],
+    ["a ruling of the other rule set", fight({ rulings: { ...readings("opencore"), aim_lines: "aimed" } }), "encounter.current.rulings.aim_lines", /^not one of this rule set's rulings$/],
+    ["a reading a ruling does not have", fight({ rulings: { ...readings("opencore"), death_at: "never" } }), "encounter.current.rulings.death_at", /^not a reading this ruling has, found "never"/],
+    ["a ruling missing", fight({ rulings: without(readings("opencore"), "death_at") }), "encounter.current.rulings.death_at", /^is missing$/],
+    ["an initiative the rule set does not roll", fight({ initiative: "side" }), "encounter.current.initiative", /^not a way this rule set rolls initiative, found "side"/],
+    ["no initiative", without(fight(), "initiative"), "encounter.current.initiative", /^is missing$/],
+    ["a log entry that is none", fight({ log: ["Round 1 begins."] }), "encounter.current.log[0]", /^expected a group of values, found "Round 1 begins\."/],
+    ["a log entry with no text", fight({ log: [{ when: 1 }] }), "encounter.current.log[0].text", /^expected text, found nothing/],
+    ["a log longer than the engine keeps", fight({ log: Array.from({ length: ENCOUNTER.log_kept + 1 }, () => ({ text: "x" })) }), "encounter.current.log", /^at most 60 entries/],
+    ["a field no combatant has", fight({ combatants: [fighter("p1", { mana: 3 }), fighter("o1")] }), "encounter.current.combatants[0].mana", /^not something a combatant has$/],
+    ["a name longer than the engine keeps", fight({ combatants: [fighter("p1", { name: "x".repeat(81) }), fighter("o1")] }), "encounter.current.combatants[0].name", /^text longer than 80 characters$/],
+    ["a score past its range", fight({ combatants: [fighter("p1", { con: 101 }), fighter("o1")] }), "encounter.current.combatants[0].con", /^expected a number from 0 to 100, found 101$/],
+    ["a Cyno field in an OpenCore fight", fight({ combatants: [fighter("p1", { dp: 3 }), fighter("o1")] }), "encounter.current.combatants[0].dp", /^not something a combatant has$/],
+    ["an effect of no known kind", fight({ combatants: [fighter("p1", { effects: [{ kind: "curse", rounds: 2, dealt: 1, ends: "rounds" }] }), fighter("o1")] }),
+      "encounter.current.combatants[0].effects[0].kind", /^not an effect the encounter knows, found "curse"/],
+    ["an effect with a field of the wrong kind", fight({ combatants: [fighter("p1", { effects: [{ kind: "note", text: 5, rounds: null, dealt: 1, ends: "by-hand" }] }), fighter("o1")] }),
+      "encounter.current.combatants[0].effects[0].text", /^expected text, found 5/],
+    ["a field beside the encounter's", fight({ weather: "rain" }), "encounter.current.weather", /^not part of an encounter$/],
+    ["a turn past the turn order", fight({ turn: 2 }), "encounter.current.turn", /^points past the end of the turn order$/],
+    ["no count of log entries", without(fight(), "logged"), "encounter.current.logged", /^is missing$/],
+
+  ];
+  for (const [what, state, path, reason] of cases) {
     assert.throws(() => checkEncounter(kept(state)), (error) => {
       assert.ok(error instanceof KeptError, `${what}: ${error}`);
       assert.equal(error.path, path, what);
