@@ -1,16 +1,22 @@
-"""Helpers for the browser tests: the Chromium they drive, the server that serves the built site,
-and the widgets' own checks (a module of its own: two conftest.py files in tests/ would shadow each
-other when imported by name, so no test imports a conftest)."""
+"""Helpers for the browser tests: the Chromium they drive, the servers that serve the built site,
+phone contexts, and the widgets' own checks (a module of its own: two conftest.py files in tests/
+would shadow each other when imported by name, so no test imports a conftest; what tests beyond
+the browser's share lives in tests/kit/)."""
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from playwright.sync_api import expect
+
+from kit.chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: F401  (the browser tests' Chromium, from here)
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
 PHONE = {"width": 390, "height": 844}
@@ -21,12 +27,6 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path(os.environ.get("ROLLBOOK_SHOTS", ROOT / "shots"))
 # A cold Pyodide start takes seconds, more on a loaded 2-core machine with other tests running.
 ENGINE_TIMEOUT_MS = 90_000
-
-
-# The system Chromium (Playwright's own download fails here); `make test CHROMIUM=...` overrides it.
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"]
 
 
 # Served under site_url's path, as on GitHub Pages, so 404.html (which uses absolute paths) works too.
@@ -65,6 +65,52 @@ class QuietServer(ThreadingHTTPServer):
     def handle_error(self, request: object, client_address: object) -> None:
         if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
             super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
+class Switchable:
+    """Serves one directory under the site's path, then another, at the same URL; counts the
+    files it sent in full (200), by name."""
+
+    def __init__(self, directory: Path, delays: dict[str, float] | None = None,
+                 trickle: dict[str, int] | None = None) -> None:
+        self.directory = directory
+        self.sent: dict[str, int] = {}
+        self.sent_paths: dict[str, int] = {}  # the same, by the whole path (many files are index.html)
+        self.delays = delays or {}  # seconds before a file is sent, by name: a slow link
+        self.trickle = trickle or {}  # bytes per second a file is sent at, by name: a slow link
+        self.server = QuietServer(("127.0.0.1", 0), self._handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
+
+    def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
+        sent, sent_paths, delays, trickle = self.sent, self.sent_paths, self.delays, self.trickle
+
+        class Counting(SiteHandler):
+            def copyfile(self, source: Any, outputfile: Any) -> None:
+                rate = trickle.get(self.path.split("?")[0].rsplit("/", 1)[-1])
+                if rate is None:
+                    return super().copyfile(source, outputfile)
+                started, sent_bytes = time.monotonic(), 0
+                while chunk := source.read(64 * 1024):
+                    outputfile.write(chunk)
+                    sent_bytes += len(chunk)
+                    # on a schedule, not a sleep per chunk: a busy machine's late wake-ups catch up
+                    time.sleep(max(0.0, started + sent_bytes / rate - time.monotonic()))
+
+            def send_response(self, code: int, message: str | None = None) -> None:
+                if code == 200:
+                    path = self.path.split("?")[0]
+                    name = path.rsplit("/", 1)[-1]
+                    sent[name] = sent.get(name, 0) + 1
+                    sent_paths[path] = sent_paths.get(path, 0) + 1
+                    time.sleep(delays.get(name, 0))
+                super().send_response(code, message)
+
+        return Counting(*args, directory=str(self.directory), **kwargs)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class Outside:
@@ -109,6 +155,20 @@ def axe_violations(page: Any, serious_only: bool = True, within: list[str] | Non
         result = [v for v in result if v["impact"] in ("serious", "critical")]
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]][:5]} for v in result]
+
+
+def roll(page: Any, expression: str) -> None:
+    """Roll `expression` in the roller (tools/roller/)."""
+    field = page.get_by_label("Dice expression")
+    field.fill(expression)
+    field.press("Enter")
+
+
+def total(page: Any) -> str:
+    """The roller's total once it is drawn."""
+    value = page.locator(".rollbook-total__value")
+    expect(value).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    return value.inner_text()
 
 
 def open_more_options(widget: Any) -> None:

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, phone_context
-from test_character import BUCK, assert_sheet_is, engine, kept, keep, open_generator, scores_text, wait_for_sheet
+from kit.engine import engine
+from kit.sheet import BUCK, assert_sheet_is, kept, keep, open_generator, scores_text, wait_for_sheet
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]

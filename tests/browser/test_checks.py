@@ -4,7 +4,6 @@ CPython for the same inputs and seed."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -13,7 +12,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
-from rollbook import api, rulings
+from kit.engine import engine
+from kit.kept import kept_log, put_kept
+from rollbook import rulings
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -23,18 +24,8 @@ BUCK = {"id": "buck", "name": "Buck Hunter", "hp_roll": 60, "locked": [], "optio
 BUCK_SCORES = ",".join(f"{code}={score}" for code, score in BUCK["scores"].items())
 
 
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
-
-
 # Material's own page chrome (search dialog, progress bar) is checked by test_widgets' axe test.
 WIDGETS = ["rollbook-codex-check", "rollbook-opencore-check", "rollbook-opencore-successes", "rollbook-log"]
-
-
-def kept_log(page: Page) -> list[dict[str, Any]]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
 
 
 def codex(page: Page) -> Any:
@@ -206,7 +197,7 @@ def test_opencore_saves_without_an_active_character_say_where_to_make_one(phone,
 def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/checks/")
-    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))", BUCK)
+    put_kept(page, {"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     page.reload()
     widget = page.locator("rollbook-opencore-check")
     expect(widget).to_contain_text("For Buck Hunter, the active character.")
@@ -283,7 +274,7 @@ def test_the_helpers_remember_what_they_were_last_rolled_with_and_refuse_what_th
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("dialog", lambda dialog: errors.append(dialog.message))
     page.goto(base_url + "tools/checks/")
-    page.evaluate("(log) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 2, log, characters: []}))", log)
+    put_kept(page, {"rollbook": 2, "log": log, "characters": []})
     page.reload()
     check = codex(page)
     expect(check.get_by_label("Skill modifier")).to_have_value("0")  # the hostile modifier left out

@@ -4,28 +4,18 @@ the engine on CPython for the same inputs and seed."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
-from rollbook import api
+from kit.engine import engine
+from kit.kept import kept_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def kept_log(page: Page) -> list[dict[str, Any]]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
 
 
 def shown_text(widget: Any) -> str:

@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations
-from test_widgets import engine, kept_log
+from kit.engine import engine
+from kit.kept import kept_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 

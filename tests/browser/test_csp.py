@@ -8,9 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, roll, total
 from sitebuild import BuiltSite
-from test_widgets import roll, total
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 

@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
-from rollbook import api
+from kit.engine import engine
+from kit.kept import put_kept, read_kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -28,12 +29,6 @@ CHARACTER = {"id": "c1", "name": "Kristine", "hp_roll": 60, "created": "2026-11-
              "scores": {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}}
 TAPPABLE = ("rollbook-encounter button, rollbook-encounter input, rollbook-encounter select, "
             "rollbook-encounter summary, rollbook-encounter a")
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 def added(encounter: dict[str, Any], who: dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +58,7 @@ def seeded_fight() -> tuple[list[Any], list[dict[str, Any]]]:
 
 
 def kept(page: Page) -> dict[str, Any]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{}')")
+    return read_kept(page, {})
 
 
 def steps_done(widget: Locator, n: int) -> None:
@@ -316,7 +311,7 @@ def test_the_encounter_page_is_accessible_and_fits_a_phone(browser, base_url: st
     try:
         page = context.new_page()
         page.goto(base_url + "tools/encounter/")
-        page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, characters: [c]}))", CHARACTER)
+        put_kept(page, {"rollbook": 1, "characters": [CHARACTER]})
         page.reload()
         widget = page.locator("rollbook-encounter")
         expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
@@ -369,7 +364,7 @@ def test_a_link_seed_out_of_range_is_left_out_and_said_and_the_fight_still_runs(
         expect(widget.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({n})", timeout=ENGINE_TIMEOUT_MS)
     widget.locator(".rollbook-encounter__next").click()  # rolls initiative: a dice step
     expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
-    kept = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter")
+    kept = read_kept(page)["encounter"]
     assert kept["seed"] is None and kept["current"]["round"] == 1
 
 
@@ -400,8 +395,8 @@ def test_a_kept_encounter_the_page_cannot_draw_is_set_aside_and_said_plainly(pho
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base_url + "tools/")
-    page.evaluate("(e) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, encounter: e}))",
-                  {"current": state, "undo": [], "full": {}, "seed": None, "updated": "2026-12-05T08:00:00.000Z"})
+    put_kept(page, {"rollbook": 1, "encounter": {"current": state, "undo": [], "full": {}, "seed": None,
+                                                 "updated": "2026-12-05T08:00:00.000Z"}})
     page.goto(base_url + "tools/encounter/")
     tracker = page.locator("rollbook-encounter")
     expect(tracker.get_by_role("alert")).to_contain_text(

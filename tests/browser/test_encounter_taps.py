@@ -6,12 +6,12 @@ its field, in view, with the field's label."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS
+from kit.kept import put_kept, read_kept as kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -45,10 +45,6 @@ def engine_words(text: str) -> list[str]:
     return [m.group(0) for pattern in ENGINE_WORDS for m in re.finditer(pattern, text)]
 
 
-def kept(page: Page) -> dict[str, Any]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1'))")
-
-
 def steps_done(widget: Locator, n: int) -> None:
     expect(widget.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({n})", timeout=ENGINE_TIMEOUT_MS)
 
@@ -67,8 +63,7 @@ def refused_at(page: Page, field: Locator, label: str) -> None:
 def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_speaks_the_pages_words(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/encounter/?seed=11")
-    page.evaluate("([c, g]) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 2, characters: [c], foes: [g]}))",
-                  [CHARACTER, GOBLIN])
+    put_kept(page, {"rollbook": 2, "characters": [CHARACTER], "foes": [GOBLIN]})
     page.reload()
     widget = page.locator("rollbook-encounter")
     player = Player()

@@ -8,7 +8,6 @@ to read each answer (how far off-screen it is drawn)."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,7 +15,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS
-from rollbook import api
+from kit.engine import engine
+from kit.kept import KEPT, put_kept, read_kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -35,12 +35,6 @@ def cyno_kept(name: str, side: str, **score: int) -> dict[str, Any]:
 RACHEL = cyno_kept("Rachel", "players", reflex=14, coordination=14, stress=12, actions=2, dp=30, weaponry_skill=70)
 SID = cyno_kept("Sid", "players", reflex=12, coordination=13, stress=10, actions=2, dp=25)
 GANGER = cyno_kept("Ganger", "gang", reflex=10, coordination=11, stress=9, actions=2, dp=20)
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 class Thumb:
@@ -87,17 +81,17 @@ def logged(page: Page) -> int:
 
 def step_kept(page: Page, before: int) -> None:
     """The next step is kept (its events logged)."""
-    page.wait_for_function("(n) => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter.current.logged > n",
+    page.wait_for_function(f"(n) => JSON.parse(localStorage.getItem('{KEPT}')).encounter.current.logged > n",
                            arg=before, timeout=ENGINE_TIMEOUT_MS)
 
 
 def keep(page: Page, kept: dict[str, Any]) -> None:
-    page.evaluate("(k) => localStorage.setItem('rollbook.kept.v1', JSON.stringify(k))", {"rollbook": 2, **kept})
+    put_kept(page, {"rollbook": 2, **kept})
     page.reload()
 
 
 def kept_encounter(page: Page) -> dict[str, Any]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).encounter")
+    return read_kept(page)["encounter"]
 
 
 def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_answer_without_scrolling(phone, base_url: str) -> None:

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from kit.kept import read_kept
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -90,7 +91,7 @@ def test_a_terminated_worker_is_noticed_the_tap_is_answered_and_the_state_never_
         assert page.evaluate("__workers.length") == 2
         assert states_since(page, before) == ["starting: " + RESTARTING, "ready"]
         assert page.evaluate("performance.now()") - took < ENGINE_TIMEOUT_MS
-        log = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log")
+        log = read_kept(page)["log"]
         assert [entry["expression"] for entry in log] == ["1d20", "3d6"]
 
         before = page.evaluate("__states.length")

@@ -4,14 +4,11 @@ roll differently, and an update between two builds switches the pages and the en
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import re
 import shutil
 import subprocess
-import threading
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,9 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import (CHROMIUM, CHROMIUM_FLAGS, ENGINE_TIMEOUT_MS, PHONE, PREFIX, QuietServer, SiteHandler,
-                        service_worker_ready)
-from test_widgets import roll, total
+from browserkit import (CHROMIUM, CHROMIUM_FLAGS, ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready,
+                        total)
 from sitebuild import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -256,52 +252,6 @@ def second_build(first: Path, tmp_path: Path) -> tuple[Path, str, str]:
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return second, old.name, folder.name
-
-
-class Switchable:
-    """Serves one directory under the site's path, then another, at the same URL; counts the
-    files it sent in full (200), by name."""
-
-    def __init__(self, directory: Path, delays: dict[str, float] | None = None,
-                 trickle: dict[str, int] | None = None) -> None:
-        self.directory = directory
-        self.sent: dict[str, int] = {}
-        self.sent_paths: dict[str, int] = {}  # the same, by the whole path (many files are index.html)
-        self.delays = delays or {}  # seconds before a file is sent, by name: a slow link
-        self.trickle = trickle or {}  # bytes per second a file is sent at, by name: a slow link
-        self.server = QuietServer(("127.0.0.1", 0), self._handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
-
-    def _handler(self, *args: Any, **kwargs: Any) -> SiteHandler:
-        sent, sent_paths, delays, trickle = self.sent, self.sent_paths, self.delays, self.trickle
-
-        class Counting(SiteHandler):
-            def copyfile(self, source: Any, outputfile: Any) -> None:
-                rate = trickle.get(self.path.split("?")[0].rsplit("/", 1)[-1])
-                if rate is None:
-                    return super().copyfile(source, outputfile)
-                started, sent_bytes = time.monotonic(), 0
-                while chunk := source.read(64 * 1024):
-                    outputfile.write(chunk)
-                    sent_bytes += len(chunk)
-                    # on a schedule, not a sleep per chunk: a busy machine's late wake-ups catch up
-                    time.sleep(max(0.0, started + sent_bytes / rate - time.monotonic()))
-
-            def send_response(self, code: int, message: str | None = None) -> None:
-                if code == 200:
-                    path = self.path.split("?")[0]
-                    name = path.rsplit("/", 1)[-1]
-                    sent[name] = sent.get(name, 0) + 1
-                    sent_paths[path] = sent_paths.get(path, 0) + 1
-                    time.sleep(delays.get(name, 0))
-                super().send_response(code, message)
-
-        return Counting(*args, directory=str(self.directory), **kwargs)
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations
+from kit.kept import KEPT, put_kept
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -98,7 +99,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
     problems: list[str] = []
     page = phone.new_page()
     page.goto(base_url + "tools/checks/")
-    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: 'buck'}))", BUCK)
+    put_kept(page, {"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     page.reload()
     expect(page.locator("rollbook-codex-check .rollbook-chance")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
     try_every_field(page, "rollbook-codex-check", {"Skill modifier": "3", "DC": "15"}, problems)
@@ -201,8 +202,8 @@ def test_the_encounter_says_a_bad_value_at_its_field(phone, base_url: str) -> No
                           ("cyno", ["Reflex", "Coordination", "Stress", "Actions", "DP", "Weaponry skill %", "Weapon damage"])):
         page.goto(base_url + "tools/encounter/")
         # a clean slate: nothing kept, and no mark of the last encounter's step (widgets/step-lock.js)
-        page.evaluate("""() => { localStorage.removeItem('rollbook.kept.v1');
-          return new Promise((done) => { const q = indexedDB.deleteDatabase('rollbook'); q.onsuccess = q.onerror = q.onblocked = done; }); }""")
+        page.evaluate("""(key) => { localStorage.removeItem(key);
+          return new Promise((done) => { const q = indexedDB.deleteDatabase('rollbook'); q.onsuccess = q.onerror = q.onblocked = done; }); }""", KEPT)
         page.reload()
         widget = page.locator("rollbook-encounter")
         widget.get_by_label("Rules", exact=True).select_option(rules)

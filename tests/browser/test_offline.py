@@ -16,11 +16,10 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, PHONE, service_worker_ready
+from browserkit import ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready, total
+from kit.engine import engine
+from kit.kept import keep_an_encounter, kept_log, read_kept
 from sitebuild import ROOT
-from test_fast_start import Switchable
-from test_storage_faults import keep_an_encounter
-from test_widgets import engine, kept_log, roll, total
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -221,7 +220,7 @@ def test_a_new_version_arriving_mid_fight_loses_nothing_kept(browser: Any, serve
         expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)", timeout=ENGINE_TIMEOUT_MS)
 
         for page in (first, second):
-            value = json.loads(page.evaluate("() => localStorage.getItem('rollbook.kept.v1')"))
+            value = read_kept(page)
             fight = value["encounter"]
             assert value["rollbook"] == 2 and len(fight["undo"]) == 4
             assert [state["round"] for state in fight["undo"]] == [0, 1, 1, 2] and fight["current"]["round"] == 2

@@ -13,12 +13,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, phone_context
-from rollbook import api
+from kit.kept import KEPT as KEY, keep_an_encounter
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
-KEY = "rollbook.kept.v1"
 SHOTS = BROWSER_SHOTS / "storage"
 # Storage that refuses every write, as Safari's private mode did and some blocked-data settings do.
 BLOCKED = """Storage.prototype.setItem = function () { throw new DOMException("The operation is insecure.", "SecurityError"); };"""
@@ -155,24 +154,6 @@ def test_full_storage_over_a_damaged_value_never_writes_over_it_nor_claims_a_bac
     assert stored(page) == DAMAGED
     context.close()
     assert outside.urls == []
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def keep_an_encounter(page: Page) -> dict[str, Any]:
-    """Two combatants added on CPython, kept as the encounter being run; returns it as kept."""
-    enc = engine("encounter start", rules="opencore")["encounter"]
-    score = {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}
-    for who in ({"name": "Buck", "side": "players", "score": score}, {"name": "Orc", "side": "orcs", "score": score}):
-        enc = engine("encounter add", encounter=enc, **who)["encounter"]
-    value = json.loads(stored(page) or '{"rollbook": 2}')
-    value["encounter"] = {"current": enc, "undo": [], "full": {}, "seed": None, "updated": "2026-12-01T00:00:00.000Z"}
-    page.evaluate(f"(v) => localStorage.setItem('{KEY}', v)", json.dumps(value))
-    return value["encounter"]
 
 
 # No encounter step holds or waits for the lock in any tab (widgets/step-lock.js LOCK).

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, axe_violations, small_tap_targets
+from kit.kept import read_kept
 from rollbook import api
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -112,7 +113,7 @@ def test_r_rolls_the_last_roll_again_but_not_while_typing(phone, base_url: str) 
     page.keyboard.press("r")
     expect(notice).to_contain_text(re.compile(r"Rolled again: Example roll = \d+"))
 
-    log = page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log")
+    log = read_kept(page)["log"]
     assert [entry["label"] for entry in log] == ["Example roll", "Example roll"]
     again = log[-1]
     expected = json.loads(api.call_json(json.dumps(
@@ -124,7 +125,7 @@ def test_r_rolls_the_last_roll_again_but_not_while_typing(phone, base_url: str) 
     page.keyboard.press("/")
     page.keyboard.type("rr")
     expect(page.get_by_role("textbox", name="Search")).to_have_value("rr")
-    assert len(page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log")) == 2
+    assert len(read_kept(page)["log"]) == 2
 
 
 def test_increased_contrast_and_reduced_motion_are_honoured(phone, base_url: str) -> None:

@@ -5,24 +5,16 @@ done on the page directly and not counted."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, phone_context
-from rollbook import api
+from kit.engine import engine
+from kit.kept import KEPT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
-
-KEPT = "rollbook.kept.v1"
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 class Taps:

@@ -14,38 +14,17 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, roll, small_tap_targets, total
+from kit.engine import engine
+from kit.kept import KEPT, kept_log, put_kept
 from rollbook import api
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    """What the engine answers on CPython: the reference for every number on screen."""
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def roll(page: Page, expression: str) -> None:
-    field = page.get_by_label("Dice expression")
-    field.fill(expression)
-    field.press("Enter")
-
-
-def total(page: Page) -> str:
-    value = page.locator(".rollbook-total__value")
-    expect(value).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-    return value.inner_text()
-
-
 def log_entries(page: Page) -> Any:
     return page.get_by_role("log").locator("li")
-
-
-def kept_log(page: Page) -> list[dict[str, Any]]:
-    return page.evaluate("() => JSON.parse(localStorage.getItem('rollbook.kept.v1') || '{\"log\": []}').log")
 
 
 # --- the roller -----------------------------------------------------------------------------
@@ -237,8 +216,7 @@ def keep_active_character(page: Page, name: str, strength: int) -> None:
     scores = {"STR": strength, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
     character = {"id": name.lower(), "name": name, "scores": scores, "hp_roll": 60, "locked": [], "options": {},
                  "created": "2026-11-30T18:00:00.000Z"}
-    page.evaluate("(c) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log: [], characters: [c], active: c.id}))",
-                  character)
+    put_kept(page, {"rollbook": 1, "log": [], "characters": [character], "active": character["id"]})
     page.reload()
 
 
@@ -267,7 +245,7 @@ def test_a_weapons_damage_is_at_least_one_however_low_the_strength(phone, base_u
     sword = page.locator("rollbook-roll[label='Sword damage'] output")
     for count in (1, 2, 3):
         page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
-        page.wait_for_function("(n) => JSON.parse(localStorage.getItem('rollbook.kept.v1')).log.length === n",
+        page.wait_for_function(f"(n) => JSON.parse(localStorage.getItem('{KEPT}')).log.length === n",
                                arg=count, timeout=ENGINE_TIMEOUT_MS)
         entry = kept_log(page)[-1]  # kept oldest first
         assert (entry["expression"], entry["vars"]) == ("max(2d10+STR, 1)", {"STR": -5})
@@ -305,7 +283,7 @@ def test_export_clear_import_round_trips_and_a_bad_file_changes_nothing(phone, b
     assert re.fullmatch(r"rollbook-\d{4}-\d{2}-\d{2}\.json", exported.name)
     assert json.loads(exported.read_text())["log"] == before
 
-    page.evaluate("() => localStorage.removeItem('rollbook.kept.v1')")
+    page.evaluate("(key) => localStorage.removeItem(key)", KEPT)
     page.reload()
     page.get_by_label("Import a file").set_input_files(str(exported))
     expect(page.locator(".rollbook-done")).to_contain_text("Imported 2 rolls, 0 characters.")
@@ -328,11 +306,11 @@ def test_export_clear_import_round_trips_and_a_bad_file_changes_nothing(phone, b
 def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
-    page.evaluate("() => localStorage.setItem('rollbook.kept.v1', '{\"rollbook\": 1, \"log\": 7}')")
+    page.evaluate("(key) => localStorage.setItem(key, '{\"rollbook\": 1, \"log\": 7}')", KEPT)
     page.reload()
     expect(page.locator("rollbook-log .rollbook-problem")).to_contain_text("could not be read")
     keys = page.evaluate("() => Object.keys(localStorage)")
-    backup = [key for key in keys if key.startswith("rollbook.kept.v1.damaged.")]
+    backup = [key for key in keys if key.startswith(f"{KEPT}.damaged.")]
     assert len(backup) == 1
     assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
 
@@ -363,8 +341,7 @@ def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(pho
     ]
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
-    page.evaluate("(log) => localStorage.setItem('rollbook.kept.v1', JSON.stringify({rollbook: 1, log, characters: [], active: null}))",
-                  hostile)
+    put_kept(page, {"rollbook": 1, "log": hostile, "characters": [], "active": None})
     page.reload()
     expect(page.locator("rollbook-log .rollbook-log__entry")).to_have_count(3)
     hrefs = page.locator("rollbook-log a").evaluate_all("(links) => links.map((a) => a.href)")

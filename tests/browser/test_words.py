@@ -5,27 +5,19 @@ the field's label, with no "column 3:" or "needed:"; no ASCII arrow."""
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS
-from rollbook import api
+from kit.engine import engine
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 MINUS_ZERO = re.compile(r"(?<![\w.])[-−]0(?![\d.])")
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 def test_a_certain_save_shows_the_d100_rolled_and_its_chance_as_a_percentage(phone, base_url: str) -> None:
