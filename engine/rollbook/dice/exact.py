@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -611,10 +612,10 @@ def keep_ranks(die: Weights, n: int, lo: int, hi: int, score: Callable[[int], in
     independent dice distributed as ``die`` (``4d10dh1dl2`` keeps ranks 2 to 2).
 
     Faces are visited from the nearer end of the kept ranks: ``skip`` dice there are passed over,
-    the next ``take`` counted. ``state[j]`` (a polynomial in the counted sum, packed into one
-    integer) holds the ways to have placed ``j`` dice so far. At a face showing ``v`` with weight
-    ``w``, ``k`` more dice land on it; once ``j + k`` reaches ``skip + take``, the rest must all fall
-    on later faces (weight ``rest ** left``), so the outcome is final."""
+    the next ``take`` counted. Each face is measured by its depth, how far its score lies from the
+    nearest face's, so sums of depths start small and grow only as the pass goes deeper. Equally
+    likely faces an equal step apart, kept from one end (``30d100kh10``), have a closed form
+    (``nearest_of_uniform``); any other die goes through ``kept_pass``."""
     take = hi - lo
     score = score or (lambda v: v)  # type: ignore[assignment, return-value]
     if take <= 0:
@@ -624,47 +625,121 @@ def keep_ranks(die: Weights, n: int, lo: int, hi: int, score: Callable[[int], in
     end = skip + take
     values = sorted(die.weights, reverse=from_top)  # type: ignore[type-var]
     scores = [score(v) for v in values]  # type: ignore[arg-type, misc]
-    smin, smax = min(scores), max(scores)
-    span = (smax - smin) * take + 1
+    near, sign = (max(scores), -1) if from_top else (min(scores), 1)
+    depths = [(s - near) * sign for s in scores]
+    span = max(depths) * take + 1
     bound = die.mass**n
     _check_cells(span, _width(bound))
-    # the pass does about faces * end * end / 2 big-integer steps on numbers of span * width digits
-    _meter.charge(len(values) * end * (end + 1) // 2 * (span * _width(bound) // 300 + 25))
+    weights = [die.weights[v] for v in values]
+    step = depths[1] if len(depths) > 1 else 0
+    if skip == 0 and step > 0 and len(set(weights)) == 1 and all(d == step * p for p, d in enumerate(depths)):
+        _meter.charge((len(values) * take * (take + 1) // 2 + 2 * take * span) * (_width(bound) // 60 + 2))
+        coeffs = nearest_of_uniform(len(values), n, take)
+        scale = weights[0] ** n
+        return Weights({take * near + sign * step * i: c * scale for i, c in enumerate(coeffs) if c},
+                       die.denominator**n)
+    coeffs = kept_pass(weights, depths, n, skip, end, die.mass)
+    return Weights({take * near + sign * i: c for i, c in enumerate(coeffs) if c}, die.denominator**n)
+
+
+def nearest_of_uniform(faces: int, n: int, k: int) -> list[int]:
+    """``ways[i]``: of the ``faces ** n`` rolls of ``n`` dice showing 0 to ``faces - 1`` alike, how
+    many have their ``k`` lowest dice summing to ``i``.
+
+    Let ``t`` be what the ``k``-th lowest die shows, ``a < k`` the dice below it. Those ``a`` dice
+    are any of 0 to ``t - 1``: ``((1 - x^t) / (1 - x))^a`` as a polynomial in the sum; the other
+    ``k - a`` kept dice show ``t``; of the ``n - a`` dice at ``t`` or above, at least ``k - a`` show
+    ``t`` (``T``, a count). So the answer is ``sum over a of H_a / (1 - x)^a``, where
+    ``H_a = C(n, a) sum over t of T x^((k - a) t) (1 - x^t)^a`` has only whole-number terms at
+    multiples of ``t``, and dividing by ``1 - x`` is a running sum: Horner's rule from the
+    largest ``a``, ``k`` running sums in all. Every step is an addition of whole numbers: about
+    ``faces * k * k / 2 + 2 * k * k * faces`` of them, where the pass over faces costs as many
+    operations on polynomials."""
+    length = k * (faces - 1) + 1
+    comb = math.comb
+    # rows[a][t] = C(n, a) * T(t, a), with T = sum over b >= k - a of C(n - a, b) R^(n - a - b) and
+    # R = faces - 1 - t the faces above t; its first k - a terms, P, follow from one a to the next:
+    # P(m + 1, r + 1) = (R + 1) P(m, r) + C(m, r) R^(m - r + 1), and m - r = n - k throughout
+    rows = [[0] * faces for _ in range(k)]
+    for t in range(faces):
+        above = faces - 1 - t
+        m = n - k + 1
+        far = above**m
+        head = far
+        whole = (above + 1) ** m
+        for a in range(k - 1, -1, -1):
+            rows[a][t] = comb(n, a) * (whole - head)
+            head = (above + 1) * head + comb(m, k - a) * far
+            whole *= above + 1
+            m += 1
+    add = operator.add
+    total: list[int] = []
+    for a in range(k - 1, -1, -1):
+        h = [0] * length
+        first = 1 if a else 0  # t = 0 leaves no room below it: (1 - x^0)^a is 0
+        row = rows[a][first:]
+        for i in range(a + 1):  # (1 - x^t)^a, term by term: multiples of (k - a + i) t
+            stride = k - a + i
+            at = slice(first * stride, stride * faces, stride)
+            mult = comb(a, i) * (-1) ** i
+            h[at] = map(add, h[at], row) if mult == 1 else [x + mult * y for x, y in zip(h[at], row)]
+        total = list(map(add, h, itertools.accumulate(total))) if total else h
+    return total
+
+
+def kept_pass(weights: list[int], depths: list[int], n: int, skip: int, end: int, mass: int) -> list[int]:
+    """``ways[i]``: the ways ``n`` dice fall with the dice ranked ``skip`` to ``end - 1`` from the
+    first face summing to depth ``i``; face ``f`` has weight ``weights[f]`` and depth ``depths[f]``
+    (all whole numbers, at least 0), ``mass`` the weight of a whole roll.
+
+    A pass over the faces: ``state[j]`` (a polynomial in the counted depth, packed into one
+    integer) holds the ways to have placed ``j`` dice so far. At a face of weight ``w``, ``k`` more
+    dice land on it; once ``j + k`` reaches ``end``, the rest must all fall on later faces, so the
+    outcome is final. Before ``skip`` dice are placed nothing is counted: those states are plain
+    numbers, and the costly work is the ``take * take / 2`` moves between counted states."""
+    take = end - skip
+    span = max(depths) * take + 1
+    bound = mass**n
+    width = _width(bound)
+    # the moves between counted states, on numbers of up to span * width digits; the others are cheap
+    _meter.charge(len(depths) * (take * (take + 1) // 2 * (span * width // 600 + 25) + end * end))
     nbytes = _nbytes(bound)  # binary here: the pass shifts polynomials by whole faces
     bits = nbytes * 8
     state = [0] * end
     state[0] = 1
     final = 0
-    rest = die.mass
+    rest = mass
     binom = math.comb
-    for v, s in zip(values, scores):
-        w = die.weights[v]
+    stay = n - end  # dice that always fall beyond the last kept rank
+    for w, depth in zip(weights, depths):
         rest -= w
         here = rest + w  # weight of this face and every later one
-        shift = (s - smin) * bits
+        shift = depth * bits
         new = [0] * end
-        for j in range(end):
-            ways = state[j]
-            if not ways:
-                continue
+        # short[j]: the ways the n - j dice left put fewer than end - j on this face, the rest later
+        # (the k < need terms of here^left); from j = end - 1 down: P(m + 1, r + 1) =
+        # (rest + w) P(m, r) + C(m, r) w^r rest^(m - r + 1), with m - r = n - end throughout
+        tail = rest ** (stay + 1)
+        short = tail
+        power = here ** (stay + 1)
+        for j in range(end - 1, -1, -1):
             left = n - j
-            need = end - j  # dice still to place before the outcome is final
-            # k < need: the state moves on; the dice at positions skip.. are counted
-            wk = 1
-            for k in range(need):
-                if k > left:
-                    break
-                counted = max(0, min(j + k, end) - max(j, skip))
-                new[j + k] += (ways * binom(left, k) * wk) << (counted * shift)
-                wk *= w
-            # k >= need: sum over k of C(left, k) w^k rest^(left-k) = here^left minus the k < need terms
-            coef = here**left - sum(binom(left, k) * w**k * rest ** (left - k) for k in range(min(need, left + 1)))
-            if coef:
-                final += (ways * coef) << ((end - max(j, skip)) * shift)
+            need = end - j
+            ways = state[j]
+            if ways:
+                coef = power - short
+                if coef:
+                    final += (ways * coef) << ((end - max(j, skip)) * shift)
+                wk = 1
+                for k in range(need):
+                    counted = k if j >= skip else max(0, j + k - skip)
+                    move = ways * binom(left, k) * wk if k else ways
+                    new[j + k] += move << (counted * shift) if counted else move
+                    wk *= w
+            short = here * short + binom(left, need) * w**need * tail
+            power *= here
         state = new
-    raw = final.to_bytes(span * nbytes, "little")
-    coeffs = [int.from_bytes(raw[i * nbytes:(i + 1) * nbytes], "little") for i in range(span)]
-    return Weights(_sparse(coeffs, smin * take), die.denominator**n)
+    return _unpack_int(final, span, nbytes)
 
 
 def pool_ranks(groups: list[tuple[Weights, int]], lo: int, hi: int, score: Callable[[int], int]) -> Weights:

@@ -98,7 +98,8 @@ def test_the_work_counted_follows_the_time_spent():
     from rollbook.dice import clear_caches, exact
     for text in ["d20!>=3", "{20d6+20d8}k10", "50d100u", "10d6!p>=5k2", "4d6!d1", "50d100", "100d10mt",
                  "d100!>50", "1000d100>=50", "{4d6+3d8}k4", "5d10!k2", "4d6!u", "10d10mt3>5", "20d20u",
-                 "19d20!u", "5d6!>=2k2", "3d8!>=6u>4"]:
+                 "19d20!u", "5d6!>=2k2", "3d8!>=6u>4", "30d100kh10", "60d100kh30", "60d6kl20",
+                 "30d100dh10dl10", "60d20dh20dl20", "4d6ma4kh2"]:
         clear_caches()
         start = time.process_time()
         distribution(text).probabilities
