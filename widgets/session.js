@@ -4,7 +4,7 @@
 // `keepResult` is how a tool's result (a check, an attack) reaches it.
 
 import { ask, newSeed, SITE_ROOT } from "./engine.js";
-import { KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
+import { KeptError, KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
 import { indexedDbMark, indexedDbOrNull } from "./step-lock.js";
 
 /** This browser's localStorage, or null where it is blocked. */
@@ -62,7 +62,7 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
   const answer = await ask({ command: "roll", args });
   if (!answer.ok) return { answer, entry: null };
   const result = answer.result;
-  const entry = kept.addRoll({
+  const roll = {
     id: newId(),
     at: new Date().toISOString(),
     label: clip(label || result.label || result.expression, MAX_LABEL),
@@ -73,7 +73,16 @@ export async function rollIntoLog({ expression, vars = {}, label = null, seed = 
     total_text: result.total_exact ?? null,
     text: clip(result.text, MAX_TEXT),
     page: pagePath(),
-  });
+  };
+  let entry;
+  try {
+    entry = kept.addRoll(roll);
+  } catch (error) {
+    // an exact total longer than the log keeps (999999999**5/999999997: 55 digits) is kept as its
+    // value to the float's digits, marked as such, never cut; the roll's answer is shown either way
+    if (!(error instanceof KeptError && error.path === "roll.total_text")) throw error;
+    entry = kept.addRoll({ ...roll, total_text: `≈ ${result.total}` });
+  }
   return { answer, entry };
 }
 

@@ -3,7 +3,7 @@
 // open it as a link, clear the log (with Undo).
 
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { shareLink, sitePage } from "../links.js";
+import { fittingLink, sitePage } from "../links.js";
 import { breakdown } from "./dice.js";
 import { keptNotice } from "../kept-notice.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
@@ -58,7 +58,9 @@ class RollLog extends RollbookElement {
   }
 
   #linkView(entry) {
-    const href = entry.link ? sitePage(SITE_ROOT, entry.link) : shareLink(SITE_ROOT, "tools/roller/", LINK, entry);
+    // a roll's own link only when it reads back whole (an expression past 500 characters would be
+    // left out of it, and the link would roll another thing than the entry it stands for)
+    const href = entry.link ? sitePage(SITE_ROOT, entry.link) : fittingLink(SITE_ROOT, "tools/roller/", LINK, entry);
     return href ? html` · <a href=${href} aria-label=${`Link to the roll ${entry.label} = ${entry.total}`}>Link</a>` : nothing;
   }
 
