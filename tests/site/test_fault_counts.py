@@ -1,4 +1,4 @@
-"""The fault-case counts in README.md and tests/FAULTS.md are the suite's own, not a stale copy:
+"""The fault-case counts in tests/FAULTS.md (README.md links there) are the suite's own, not a stale copy:
 ``scripts/fault_counts.py --check`` counts them from the tests again and compares."""
 
 from __future__ import annotations

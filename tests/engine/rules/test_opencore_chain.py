@@ -40,7 +40,7 @@ WOUND_FIELDS = {"damage", "to_power", "to_armor", "to_toughness", "to_hp", "armo
 
 
 def test_the_wound_is_the_documented_contract():
-    """The README's "attack chain's answer": the encounter tracker reads these names."""
+    """ARCHITECTURE.md's "attack chain's answer": the encounter tracker reads these names."""
     wound = call("opencore attack", **SWORD_HIT, hp=5, con=30, critical_roll=50, seed=1)["wound"]
     assert set(wound) == WOUND_FIELDS and list(wound["effects"]) == EFFECT_FIELDS
     assert set(wound["critical_hit"]) == set(call("opencore crit", type="slash", roll=50))
