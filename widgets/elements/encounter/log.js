@@ -10,12 +10,19 @@ function chainOf(step) {
   return detailed.detail.attack_roll !== undefined ? attackChain(detailed.detail) : strikeChain(detailed.detail, step.events);
 }
 
+/** A step storage did not keep (full, blocked), said with its answer: the store's notice is at
+ *  the page's top, often off-screen when the answer is at the thumb. */
+export function notKeptLine(step) {
+  return step?.notKept ? html`<p class="rollbook-problem rollbook-encounter__not-kept" role="alert">${step.notKept}</p>` : nothing;
+}
+
 /** The last step's answer in full: the chain of an attack or strike, then every event in the engine's words. */
 export function stepView(step) {
   if (!step?.title) return nothing;
   const chain = chainOf(step);
   return html`<section class="rollbook-encounter__step" aria-labelledby="rollbook-enc-step-title" data-step-answer>
     <h3 id="rollbook-enc-step-title">${step.title}</h3>
+    ${notKeptLine(step)}
     ${chain ?? nothing}
     ${chain
       ? html`<details class="rollbook-working"><summary>The engine's working</summary>${events(step)}</details>`
@@ -30,6 +37,7 @@ export function answerHere(step, outcome = null) {
   const chain = chainOf(step);
   return html`<section class="rollbook-encounter__step rollbook-encounter__step--here" aria-labelledby="rollbook-enc-step-title" data-step-answer>
     <h3 id="rollbook-enc-step-title" class="rollbook-encounter__outcome">${outcome?.text ?? step.title}</h3>
+    ${notKeptLine(step)}
     ${step.events.length ? html`<details class="rollbook-working"><summary>How it was reached</summary>
       ${outcome ? html`<p class="rollbook-encounter__step-title">${step.title}</p>` : nothing}
       ${chain ?? nothing}${events(step)}</details>` : nothing}

@@ -25,7 +25,7 @@ import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
 import { rulingLink } from "./fields.js";
-import { logView, stepView } from "./log.js";
+import { logView, notKeptLine, stepView } from "./log.js";
 import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
 const MAX_SEED = Number.MAX_SAFE_INTEGER - 1_000_000;
@@ -187,16 +187,23 @@ class EncounterTracker extends RollbookElement {
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
     const heading = typeof title === "function" ? title(result) : title;
     this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events,
-                  outcomes: result.outcomes ?? [], at: form };
+                  outcomes: result.outcomes ?? [], at: form, notKept: this.#notKept() };
     // `alsoKeep`: what the step adds to the roll log, kept with the step, before the lock is let go
     // (an await): a reload in between kept the fight's step and lost its roll (a loaded CI run)
     alsoKeep?.(result, seed, this.step);
     const outcome = this.step.outcomes.find((o) => `act-${o.id}` === form || `edit-${o.id}` === form);
-    this.said = `${this.step.title}${outcome ? `: ${outcome.text}` : ""}. ${this.#turnWords(result.encounter)}`;
+    this.said = `${this.step.title}${outcome ? `: ${outcome.text}` : ""}. ${this.#turnWords(result.encounter)}${this.step.notKept ? ` ${this.step.notKept}` : ""}`;
     const held = this.#hold(form);
     this.update();
     this.showAnswer("[data-step-answer]", held);
     return { result, seed };
+  }
+
+  /** When storage refused the step just made (full, blocked: the store keeps it for this visit),
+   *  the words said with its answer, where it was tapped: a step shown as done is not said kept
+   *  by the page while the notice saying otherwise is off-screen. Null when it was kept. */
+  #notKept() {
+    return kept.saved ? null : `Not kept in this browser: ${kept.why ?? "its storage refused it"}. It is on this page until it is closed; Export to a file keeps it.`;
   }
 
   /** Once drawn, bring the last step's answer (where the tap was made) into view, as little as
@@ -275,7 +282,7 @@ class EncounterTracker extends RollbookElement {
       // what it did to each combatant (bleeding, an effect ended) is on the combatant's card.
       const turn = done.result.events.findLast((e) => e.kind === "turn");
       const rest = done.result.events.filter((e) => e !== turn);
-      if (turn) this.said = turn.text;
+      if (turn) this.said = `${turn.text}${this.step.notKept ? ` ${this.step.notKept}` : ""}`;
       const now = this.#active(done.result.encounter);
       this.step = { ...this.step, title: rest.length ? title ?? (now ? `${now.name}'s turn` : this.step.title) : null, events: rest, at: null };
       this.update();
@@ -298,8 +305,8 @@ class EncounterTracker extends RollbookElement {
       if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated }, fight.current)) {
         this.mine = updated;
         this.problem = null;
-        this.step = { title: "Undone", events: [] };
-        this.said = `Undone. ${this.#turnWords(previous)}`;
+        this.step = { title: "Undone", events: [], notKept: this.#notKept() };
+        this.said = `Undone. ${this.#turnWords(previous)}${this.step.notKept ? ` ${this.step.notKept}` : ""}`;
       }
       this.update();
     });
@@ -379,6 +386,7 @@ class EncounterTracker extends RollbookElement {
         <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button>
       </details>
       ${this.problemFor("next").line}
+      ${this.step?.notKept && !this.step.title ? notKeptLine(this.step) : nothing /* a Next whose answer is the heading alone */}
       ${this.waiting()}
       <div class="rollbook-encounter__bar">
         <button type="button" class="md-button rollbook-encounter__undo" ?disabled=${!fight.undo.length}

@@ -1,0 +1,95 @@
+"""The encounter page when the browser fails it (issue 39): storage that fills up or is blocked in
+the middle of a fight, a browser with no Web Locks or whose IndexedDB getter throws, an engine
+worker killed or silent in the middle of a step, and hostile values in names. Each step is said
+kept only when it is, said where it was tapped when it is not, and nothing is lost or half-applied."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS, phone_context
+from rollbook import api
+from vocabulary import engine_words
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
+
+KEY = "rollbook.kept.v1"
+# The site's quota filled to the last character, from the page (another site's data, a big export).
+FILL = """() => { let n = 0;
+  for (let size = 1 << 20; size >= 1; size >>= 1) {
+    try { for (;;) localStorage.setItem("filler" + n++, "x".repeat(size)); } catch { /* full at this size */ }
+  } }"""
+EMPTY = """() => { for (const key of Object.keys(localStorage)) if (key.startsWith("filler")) localStorage.removeItem(key); }"""
+# Storage that starts refusing every write in the middle of the visit (a setting changed, a private mode's limit).
+BLOCK = """() => { Storage.prototype.setItem = function () { throw new DOMException("The operation is insecure.", "SecurityError"); }; }"""
+NOT_KEPT_FULL = "Not kept in this browser: this browser's storage for this site is full."
+
+
+def engine(command: str, **args: Any) -> dict[str, Any]:
+    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def a_fight(names: tuple[str, str] = ("Buck", "Orc")) -> dict[str, Any]:
+    """Two combatants added on CPython, kept as the encounter being run (seeded: next seed 5)."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    score = {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}
+    for name, side in zip(names, ("players", "orcs")):
+        enc = engine("encounter add", encounter=enc, name=name, side=side, score=score)["encounter"]
+    return {"current": enc, "undo": [], "full": {}, "seed": 5, "updated": "2026-12-01T00:00:00.000Z"}
+
+
+def open_fight(page: Page, base_url: str, fight: dict[str, Any]) -> None:
+    page.goto(base_url + "tools/")
+    page.evaluate(f"(e) => localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}))", fight)
+    page.goto(base_url + "tools/encounter/")
+    expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+
+
+def kept_fight(page: Page) -> dict[str, Any]:
+    return json.loads(page.evaluate(f"() => localStorage.getItem('{KEY}')"))["encounter"]
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+@pytest.mark.parametrize("fault", ["full", "blocked"])
+def test_storage_failing_during_a_step_says_not_kept_at_the_step_and_nothing_is_lost(phone, base_url: str, fault: str) -> None:
+    page = phone.new_page()
+    errors = watch_errors(page)
+    fight = a_fight()
+    open_fight(page, base_url, fight)
+    page.evaluate(FILL if fault == "full" else BLOCK)
+    page.locator(".rollbook-encounter__next").click()
+    expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+    # said where the step's answer is (Next's: by the bar), not only in the notice at the page's top
+    said = page.locator(".rollbook-encounter__not-kept")
+    expect(said).to_have_count(1)
+    expect(said).to_contain_text("Not kept in this browser")
+    expect(said).to_contain_text("Export to a file keeps it")
+    assert said.is_visible() and (said.bounding_box() or {"y": 0})["y"] < 844
+    assert "Not kept in this browser" in page.locator("rollbook-encounter [role=status][aria-live=polite]").inner_text()
+    assert kept_fight(page) == fight  # storage holds what it held: nothing half-written
+    card = page.locator("li[aria-current='true']")
+    card.locator(".rollbook-encounter__attack").click()  # the next step, still not kept: said at the card
+    expect(card.locator(".rollbook-encounter__not-kept")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert engine_words(page.locator("rollbook-encounter").inner_text()) == []
+    if fault == "full":  # room made again: the next step keeps every step shown, none lost
+        page.evaluate(EMPTY)
+        page.locator(".rollbook-encounter__next").click()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
+        expect(page.locator(".rollbook-encounter__not-kept")).to_have_count(0)
+        shown = page.locator(".rollbook-encounter__now").inner_text()
+        page.reload()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (3)", timeout=ENGINE_TIMEOUT_MS)
+        expect(page.locator(".rollbook-encounter__now")).to_have_text(shown)
+        assert len(kept_fight(page)["undo"]) == 3
+    assert errors == []
