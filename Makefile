@@ -11,11 +11,12 @@ HOST ?= 127.0.0.1:8000
 # Material 9.7+ prints an end-of-life banner on every build; it is known and tracked, not news.
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: help setup chromium build serve test test-pyodide bench clean
+.PHONY: help setup chromium build serve test test-fast test-pyodide bench clean
 
 help:
 	@echo "make serve   build the site and serve it on http://$(HOST)"
 	@echo "make test    run the whole suite (engine, Pyodide, site, browser, workflows)"
+	@echo "make test-fast  the quick loop: engine, widgets on Node, site checks (no browser), under 2 minutes"
 	@echo "make build   build the site into site/"
 	@echo "make bench   run the benchmarks (see benchmarks/README.md)"
 
@@ -66,14 +67,23 @@ serve: setup
 	$(BIN)/mkdocs serve --strict --dev-addr $(HOST)
 
 # --- tests --------------------------------------------------------------------------------
-test: setup $(VENDOR)/.installed chromium build
+# One site build per run: site/ (what pages.yml deploys), its log kept for tests/site/test_build.py;
+# pytest's site and browser tests and the Pyodide harness all read it (ROLLBOOK_SITE).
+test: setup $(VENDOR)/.installed chromium
+	$(PY) tests/site/sitebuild.py site
 	$(PY) -m mypy engine/rollbook hooks
 	node --test tests/widgets/  # the widgets' pure modules (kept state, share links)
 	@# two workers, each with its own Chromium; tests go out one at a time, the browser tests first
 	@# (tests/browser/conftest.py), so the short ones fill in at the end
-	CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site tests/browser \
-	  tests/test_workflows.py
-	node tests/pyodide/run.mjs
+	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site \
+	  tests/browser tests/test_workflows.py
+	ROLLBOOK_SITE=site node tests/pyodide/run.mjs
+
+# The quick loop while working: the engine on CPython, the widgets' modules on Node and the site's
+# checks on one build (into a temporary directory: site/ is left as it is), no browser.
+test-fast: setup
+	node --test tests/widgets/
+	$(BIN)/pytest -q -n 2 tests/engine tests/site
 
 # The engine suite and the cross-runtime corpus inside Pyodide, from the built site/.
 test-pyodide: setup $(VENDOR)/.installed build

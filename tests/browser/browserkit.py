@@ -5,6 +5,7 @@ the browser's share lives in tests/kit/)."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import threading
@@ -57,6 +58,23 @@ class SiteHandler(SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+class LocalSitemap(SiteHandler):
+    """The deployed build, served as if deployed here: sitemap.xml names this server's address
+    where the build wrote site_url's (Material's instant navigation follows only the links whose
+    host and port the sitemap names), so one build serves every test server of a run."""
+
+    def send_head(self) -> Any:
+        if self.path.split("?")[0] != PREFIX + "sitemap.xml":
+            return super().send_head()
+        here = f"http://127.0.0.1:{self.server.server_address[1]}{PREFIX}"
+        body = (Path(self.directory) / "sitemap.xml").read_bytes().replace(site_url().encode(), here.encode())
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
 
 class QuietServer(ThreadingHTTPServer):

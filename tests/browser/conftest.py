@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 import threading
@@ -14,8 +15,8 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
-from browserkit import CHROMIUM, CHROMIUM_FLAGS, PREFIX, Outside, QuietServer, SiteHandler, phone_context  # noqa: E402
-from sitebuild import BuiltSite, build_site, require_success  # noqa: E402
+from browserkit import CHROMIUM, CHROMIUM_FLAGS, PREFIX, LocalSitemap, Outside, QuietServer, phone_context  # noqa: E402
+from sitebuild import BuiltSite, deployed_site  # noqa: E402
 
 # `pytest -n 2` (make test) hands the tests out one at a time to whichever worker is free, each
 # worker with its own Chromium and served site (both per session, so per worker). The browser tests
@@ -38,19 +39,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def served_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BuiltSite]:
-    """The site built for, and served on, http://127.0.0.1:PORT/<site_url path> for the session.
+    """The site as deployed (tests/site's build, or make test's site/), served on
+    http://127.0.0.1:PORT/<site_url path> for the session (one server per xdist worker, one build).
 
-    The socket is bound first, then the site is built with site_url = that address (instant
-    navigation only follows links whose host and port match the sitemap's), then served.
+    Instant navigation only follows links whose host and port match the sitemap's: the server
+    gives sitemap.xml its own address in place of the deployed one (browserkit.LocalSitemap).
     """
-    server = QuietServer(("127.0.0.1", 0), SiteHandler)
-    port = server.server_address[1]
-    url = f"http://127.0.0.1:{port}{PREFIX}"
-    built = require_success(build_site(tmp_path_factory, f"rollbook-site-{port}", url))
-    server.RequestHandlerClass = functools.partial(SiteHandler, directory=str(built.directory))
+    built = deployed_site(tmp_path_factory)
+    server = QuietServer(("127.0.0.1", 0), functools.partial(LocalSitemap, directory=str(built.directory)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield built
+    yield dataclasses.replace(built, url=f"http://127.0.0.1:{server.server_address[1]}{PREFIX}")
     server.shutdown()
     server.server_close()
 
