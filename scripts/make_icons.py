@@ -8,17 +8,17 @@ Run it after editing the SVG and commit the PNGs: the build only copies them.
 
 from __future__ import annotations
 
-import os
+import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from kit.chromium import CHROMIUM, CHROMIUM_FLAGS as FLAGS  # noqa: E402  (the one Chromium of tests/ and scripts/)
+
 ICONS = ROOT / "docs" / "assets" / "icons"
 LOGO = ROOT / "overrides" / ".icons" / "rollbook.svg"  # also the header's logo, drawn in the page
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
 # Android asks for 192 and 512 (512 doubles as the maskable icon), iOS for 180, tabs for 32.
 SIZES = {"icon-192.png": 192, "icon-512.png": 512, "apple-touch-icon.png": 180, "favicon-32.png": 32}
 

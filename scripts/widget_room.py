@@ -23,12 +23,12 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from kit.chromium import CHROMIUM, CHROMIUM_FLAGS as FLAGS  # noqa: E402  (the one Chromium of tests/ and scripts/)
+
 SITE = Path(os.environ.get("ROLLBOOK_SITE", ROOT / "site"))
 CSS = ROOT / "docs" / "stylesheets" / "rollbook.css"
 START, END = "/* widget-room:start (scripts/widget_room.py) */", "/* widget-room:end */"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
 WIDTHS = {"phone": 390, "desktop": 1280}
 
 # Each widget once its script has drawn it, with no room kept: its own height, in rem.
