@@ -5,7 +5,7 @@
 
 import { ask, newSeed, SITE_ROOT } from "./engine.js";
 import { KeptError, KeptStore, MAX_LABEL, MAX_TEXT, newId } from "./kept.js";
-import { indexedDbMark, indexedDbOrNull } from "./step-lock.js";
+import { indexedDbMark, indexedDbOrNull, locksOrNull } from "./step-lock.js"; // (no Web Locks: every change is written at once, kept.js)
 
 /** This browser's localStorage, or null where it is blocked. */
 export function localStorageOrNull() {
@@ -16,14 +16,6 @@ export function localStorageOrNull() {
   }
 }
 
-/** This browser's Web Locks, or null (then every change is written at once: kept.js). */
-function locksOrNull() {
-  try {
-    return globalThis.navigator?.locks ?? null;
-  } catch {
-    return null;
-  }
-}
 
 const idb = indexedDbOrNull();
 // Two tabs changing what is kept at the same instant both keep their change (kept.js says how).

@@ -40,6 +40,16 @@ export function indexedDbOrNull() {
   }
 }
 
+/** This browser's Web Locks, or null where there are none or their getter throws (a page of the
+ *  site must still load: a throw here stopped the encounter's module, "a widget's module did not load"). */
+export function locksOrNull() {
+  try {
+    return globalThis.navigator?.locks ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** A lock holder's mark in IndexedDB, under `name`: `read()` and `write(mark)`. The encounter's
  *  ("encounter") is {updated} (when the encounter it kept was updated) or {ended} (when it ended
  *  the encounter); the kept store's ("kept", kept.js) is {written}, the stamp of its last write. */
@@ -88,7 +98,7 @@ function markOf(store, now, at) {
 
 export class StepLock {
   /** `locks`: navigator.locks (null: none); `mark`: indexedDbMark() or a stand-in (null: none). */
-  constructor(store, { locks = globalThis.navigator?.locks ?? null, mark = null, catchUpMs = CATCH_UP_MS, now = () => new Date().toISOString(), clock = () => Date.now() } = {}) {
+  constructor(store, { locks = locksOrNull(), mark = null, catchUpMs = CATCH_UP_MS, now = () => new Date().toISOString(), clock = () => Date.now() } = {}) {
     this.store = store;
     this.locks = locks;
     this.mark = mark;

@@ -93,3 +93,37 @@ def test_storage_failing_during_a_step_says_not_kept_at_the_step_and_nothing_is_
         expect(page.locator(".rollbook-encounter__now")).to_have_text(shown)
         assert len(kept_fight(page)["undo"]) == 3
     assert errors == []
+
+
+# Browsers without what the page uses to keep two tabs in step: each fault before the page's scripts.
+MISSING = {
+    "IndexedDB's getter throws": """Object.defineProperty(globalThis, "indexedDB", { configurable: true,
+        get() { throw new DOMException("The user denied permission to access the database.", "SecurityError"); } });""",
+    "no Web Locks": """Object.defineProperty(Navigator.prototype, "locks", { configurable: true, get: () => undefined });""",
+    "the Web Locks getter throws": """Object.defineProperty(Navigator.prototype, "locks", { configurable: true,
+        get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });""",
+    "IndexedDB refuses to open": """IDBFactory.prototype.open = function () { throw new DOMException("denied", "InvalidStateError"); };""",
+}
+
+
+@pytest.mark.parametrize("missing", list(MISSING))
+def test_the_encounter_runs_and_keeps_its_steps_without_indexeddb_or_web_locks(browser, base_url: str, outside, missing: str) -> None:
+    context = phone_context(browser, base_url, outside)
+    context.add_init_script(MISSING[missing])
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        open_fight(page, base_url, a_fight())
+        page.locator(".rollbook-encounter__next").click()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+        page.locator("li[aria-current='true'] .rollbook-encounter__attack").click()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+        page.reload()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+        text = page.locator("article").inner_text()
+        assert "did not load" not in text and "not kept" not in text, text[:400]
+        assert len(kept_fight(page)["undo"]) == 2
+        assert errors == []
+    finally:
+        context.close()
+    assert outside.urls == []
