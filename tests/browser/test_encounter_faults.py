@@ -49,6 +49,8 @@ def open_fight(page: Page, base_url: str, fight: dict[str, Any]) -> None:
     page.evaluate(f"(e) => localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}))", fight)
     page.goto(base_url + "tools/encounter/")
     expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+    # the engine ready: the tracker's tables and rulings asked of it and answered
+    page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
 
 
 def kept_fight(page: Page) -> dict[str, Any]:
@@ -123,6 +125,60 @@ def test_the_encounter_runs_and_keeps_its_steps_without_indexeddb_or_web_locks(b
         text = page.locator("article").inner_text()
         assert "did not load" not in text and "not kept" not in text, text[:400]
         assert len(kept_fight(page)["undo"]) == 2
+        assert errors == []
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+# Short engine limits, and every engine worker the page starts within the test's reach (terminate()
+# is the page's own worker's); requests swallowed on their way while __swallow is set (tests/browser/test_engine_faults.py).
+ENGINE_FAULTS = """
+globalThis.rollbookEngineLimits = { answer: 8000, pong: 8000, heartbeat: 60000 };
+const PageWorker = Worker;
+globalThis.__workers = [];
+globalThis.__swallow = false;
+globalThis.Worker = class extends PageWorker {
+  constructor(url, options) {
+    super(url, options);
+    if (options?.name === "rollbook-engine") __workers.push(this);
+  }
+  postMessage(message, ...rest) { if (!(__swallow && message?.request)) super.postMessage(message, ...rest); }
+};
+"""
+STOPPED = "The dice engine stopped and did not answer. Tap Retry, then try again."
+
+
+def test_an_engine_killed_or_silent_in_the_middle_of_a_step_applies_it_once_or_not_at_all_and_retry_works(browser, base_url: str, outside) -> None:
+    context = phone_context(browser, base_url, outside)
+    context.add_init_script(ENGINE_FAULTS)
+    try:
+        page = context.new_page()
+        errors = watch_errors(page)
+        fight = a_fight()
+        open_fight(page, base_url, fight)
+        # killed while it works out the step: the step is asked of a new worker, and kept once
+        page.evaluate("""() => { document.querySelector(".rollbook-encounter__next").click(); __workers.at(-1).terminate(); }""")
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+        after_next = kept_fight(page)
+        assert (after_next["seed"], after_next["undo"], after_next["current"]["round"]) == (6, [fight["current"]], 1)
+        assert page.evaluate("__workers.length") == 2
+        # silent: said plainly, with Retry; the step not applied, nothing kept, nothing busy
+        page.evaluate("__swallow = true")
+        card = page.locator("li[aria-current='true']")
+        card.locator(".rollbook-encounter__attack").click()
+        notice = page.locator("rollbook-encounter .rollbook-engine-state[role=alert]")
+        expect(notice.locator("p")).to_have_text(STOPPED, timeout=ENGINE_TIMEOUT_MS)
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)")
+        expect(page.locator("rollbook-encounter [aria-busy=true]")).to_have_count(0)
+        assert kept_fight(page) == after_next
+        assert engine_words(page.locator("rollbook-encounter").inner_text()) == []
+        page.evaluate("__swallow = false")
+        notice.get_by_role("button", name="Retry").click()
+        card.locator(".rollbook-encounter__attack").click()
+        expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+        expect(notice).to_have_count(0)
+        assert kept_fight(page)["seed"] == 7  # one attack's seed: the one never answered took none
         assert errors == []
     finally:
         context.close()
