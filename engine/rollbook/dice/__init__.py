@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from typing import Mapping, NamedTuple
 
+from rollbook.dice.chains import die_value
 from rollbook.dice.checks import check_rolls
-from rollbook.dice.exact import Distribution, die_value, distribution_of
+from rollbook.dice.exact import Distribution, distribution_of
 from rollbook.dice.errors import DiceError, DiceLimitError, DiceSyntaxError
 from rollbook.dice.limits import AMPLE, MAX_ROLLED, Budget
 from rollbook.dice.notation import canonical

@@ -23,13 +23,13 @@ MAX_SIDES_SPAN = 100  # computed sides with conditions are checked one by one, f
 
 def check(expr: Expression) -> Bounds:
     """Raise DiceError for anything that cannot be rolled; return the bounds of the total."""
-    return bounds(expr.root, _DiceCounter())
+    return bounds(expr.root, DiceCounter())
 
 
 def check_rolls(expr: Expression) -> tuple[int, float]:
     """``check``, and the fewest and the most dice one roll of it can roll (``INF`` when rerolls
     or explosions leave the most open): what limits.Budget.plan needs before rolling."""
-    counter = _DiceCounter()
+    counter = DiceCounter()
     lo, hi = bounds(expr.root, counter)
     largest = max(abs(lo), abs(hi))
     if largest > MAX_TOTAL and (largest != INF or not counter.open):  # INF without explosions: float overflow
@@ -38,7 +38,7 @@ def check_rolls(expr: Expression) -> tuple[int, float]:
     return counter.least, counter.most
 
 
-class _DiceCounter:
+class DiceCounter:
     def __init__(self) -> None:
         self.total = 0  # dice written (each term's largest count)
         self.least = 0  # dice rolled, at the fewest
@@ -89,7 +89,7 @@ def whole(node: Node) -> bool:
 
 
 def _whole_power(base: Node, exponent: Node) -> bool:
-    return whole(base) and whole(exponent) and bounds(exponent, _DiceCounter())[0] >= 0
+    return whole(base) and whole(exponent) and bounds(exponent, DiceCounter())[0] >= 0
 
 
 def _divisor(blo: float, bhi: float, column: int, word: str = "divisor") -> None:
@@ -123,7 +123,7 @@ def _power(base: Bounds, exponent: Bounds, node: Chain | Function, column: int) 
     return lo, hi
 
 
-def bounds(node: Node, counter: _DiceCounter) -> Bounds:
+def bounds(node: Node, counter: DiceCounter) -> Bounds:
     if isinstance(node, Number):
         return float(node.value), float(node.value)
     if isinstance(node, Parens):
@@ -161,7 +161,7 @@ def bounds(node: Node, counter: _DiceCounter) -> Bounds:
     raise TypeError(node)
 
 
-def _function_bounds(node: Function, counter: _DiceCounter) -> Bounds:
+def _function_bounds(node: Function, counter: DiceCounter) -> Bounds:
     f = FUNCTIONS[node.name]
     args = [bounds(a, counter) for a in node.args]
     if f.domain and not f.accepts(args[0]):
@@ -173,7 +173,7 @@ def _function_bounds(node: Function, counter: _DiceCounter) -> Bounds:
     return f.bounds(*args)
 
 
-def _group_bounds(node: Group, counter: _DiceCounter) -> Bounds:
+def _group_bounds(node: Group, counter: DiceCounter) -> Bounds:
     if node.pools_dice:
         return _pool_bounds(node, counter)
     items = [bounds(i, counter) for i in node.items]
@@ -212,7 +212,7 @@ def pool_offset(node: Group) -> Value:
     return sum((t.value for t in pool_terms(node) if isinstance(t, Number)), 0)
 
 
-def _pool_bounds(node: Group, counter: _DiceCounter) -> Bounds:
+def _pool_bounds(node: Group, counter: DiceCounter) -> Bounds:
     lo = hi = 0.0
     dice = 0
     for term in pool_terms(node):
@@ -221,7 +221,7 @@ def _pool_bounds(node: Group, counter: _DiceCounter) -> Bounds:
             if term.keep or term.success is not None:
                 raise DiceError("a die pooled in a group is kept, dropped or counted by the group",
                                 column=term.column or None, hint="e.g. {4d6+3d8}k4, not {4d6kh3+3d8}k4")
-            dice += int(bounds(term.count, _DiceCounter())[1])
+            dice += int(bounds(term.count, DiceCounter())[1])
             tlo, thi = min(tlo, 0), max(thi, 0)
         lo, hi = lo + tlo, hi + thi
     if node.success is not None:
@@ -255,7 +255,7 @@ def kept_count(keeps: tuple[Keep, ...], n: int) -> int:
     return hi - lo
 
 
-def finite(node: Node, counter: _DiceCounter, what: str, column: int) -> tuple[int, int]:
+def finite(node: Node, counter: DiceCounter, what: str, column: int) -> tuple[int, int]:
     lo, hi = bounds(node, counter)
     if lo in (INF, -INF) or hi in (INF, -INF):
         raise DiceError(f"the {what} must have a limit, so it cannot explode or be open-ended", column=column or None)
@@ -265,7 +265,7 @@ def finite(node: Node, counter: _DiceCounter, what: str, column: int) -> tuple[i
     return int(lo), int(hi)
 
 
-def _dice_bounds(d: Dice, counter: _DiceCounter) -> Bounds:
+def _dice_bounds(d: Dice, counter: DiceCounter) -> Bounds:
     column = d.column
     cmin, cmax = finite(d.count, counter, "number of dice", column)
     if cmin < 0:

@@ -10,7 +10,8 @@ from fractions import Fraction
 import pytest
 
 from rollbook.dice import distribution
-from rollbook.dice.exact import Weights, keep_ranks, nearest_of_uniform
+from rollbook.dice.keeps import keep_ranks, nearest_of_uniform
+from rollbook.dice.weights import Weights
 
 
 def brute_keep(die: dict[int, int], n: int, lo: int, hi: int, score=lambda v: v) -> dict[int, int]:
