@@ -55,12 +55,15 @@ function integrity(hexDigest) { // the lockfile's sha256, as fetch() checks it
   return "sha256-" + btoa(String.fromCharCode(...hexDigest.match(/../g).map((byte) => parseInt(byte, 16))));
 }
 
-const took = {}; // milliseconds since the worker started, per step: reported with "ready"
-const mark = (step) => { took[step] = Math.round(performance.now()); };
+// milliseconds since the worker started, per step: reported with "ready" (`origin`: the worker's
+// start on the clock of performance.timeOrigin, so a page can put the steps on its own clock)
+const took = { origin: Math.round(performance.timeOrigin) };
+const mark = (step) => { took[step] ??= Math.round(performance.now()); };
 
 // The two words' gates (see the top): downloads wait for `fetching`, the runtime's start for `gate`.
 let fetchWord;
 const fetching = new Promise((resolve) => { fetchWord = resolve; });
+fetching.then(() => mark("fetch"));
 let go;
 let gateOpenedBy = null; // "cached" or "page", reported with "ready"
 const gate = new Promise((resolve) => { go = resolve; });
@@ -111,7 +114,12 @@ async function snapshotResponse() {
     await fetching;
     return probedSnapshot(info.packed_bytes); // the runtime came from a cache: no measure
   }
-  const bytesPerSecond = (entry.encodedBodySize || runtime.byteLength) / seconds;
+  // The rate of the body alone, from its first byte to its last: the request's round trip is
+  // not bandwidth. Timed from the request instead, a host that compresses the file (0.26 MB
+  // gzip-encoded, not 1.25 MB: GitHub Pages does) measured its latency: localhost read 2.8-3.9
+  // MB/s, the snapshot was passed over and the first roll came after a bare page's (2026-12-05).
+  const body = entry.responseStart > 0 ? (entry.responseEnd - entry.responseStart) / 1000 : seconds;
+  const bytesPerSecond = (entry.encodedBodySize || runtime.byteLength) / Math.max(body, 0.001);
   if (info.packed_bytes / bytesPerSecond > SAVES_SECONDS) {
     why = `not cached, slow link (${megabytes(bytesPerSecond)} MB/s)`;
     return null;
@@ -176,6 +184,7 @@ function unpacked(response) {
 }
 
 async function restore(loadPyodide, snapshot) {
+  compileRuntime();
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
@@ -199,6 +208,7 @@ async function restore(loadPyodide, snapshot) {
 }
 
 async function fresh(loadPyodide) {
+  compileRuntime();
   const pyodide = await loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
@@ -222,27 +232,98 @@ const FILES_BACK_WHEN_IDLE_MS = 2000;
 // Whichever comes first (downloadRuntime, or Pyodide's own fetch) begins the one download: the
 // order is a race of a few microtasks. Pyodide 314 asks with URL objects, not strings: keyed by
 // a string alone, the early downloads were never handed over and the wasm travelled twice.
-const RUNTIME_FILES = ["pyodide.asm.wasm", "python_stdlib.zip"].map((name) => new URL(name, RUNTIME).href);
+// A download is kept as it comes (held()), not as a Blob once whole: the wasm is compiled from
+// it as it streams in (compileRuntime()).
+const WASM = new URL("pyodide.asm.wasm", RUNTIME).href;
+const RUNTIME_FILES = [WASM, new URL("python_stdlib.zip", RUNTIME).href];
 const HANDED_OVER = null;
 const early = new Map(); // URL -> its download, or HANDED_OVER (Pyodide has it: no second one)
 function runtimeFile(url) {
-  if (!early.has(url)) {
-    early.set(url, fromNetwork(url).then(async (response) => {
-      if (!response.ok) return response; // Pyodide reports it as it would have
-      const type = response.headers.get("Content-Type") ?? ""; // application/wasm: compiled as it streams
-      return new Response(await response.blob(), { headers: { "Content-Type": type } });
-    }));
-  }
+  if (!early.has(url)) early.set(url, fromNetwork(url).then((response) => held(response, url)));
   return early.get(url);
 }
+
+// The response with its body read on at once and kept until someone reads it: the download goes
+// on while the gate is shut, and whoever takes it streams what came so far, then the rest.
+function held(response, url) {
+  if (!response.ok || !response.body) return response; // Pyodide reports it as it would have
+  const reader = response.body.getReader();
+  const chunks = [];
+  let finished = false;
+  let failure = null;
+  let wake = null;
+  const woken = () => { wake?.(); wake = null; };
+  (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        chunks.push(value);
+        woken();
+      }
+      finished = true;
+      mark(url.split("/").at(-1));
+    } catch (error) {
+      failure = error;
+    }
+    woken();
+  })();
+  const body = new ReadableStream({
+    async pull(stream) {
+      while (!chunks.length && !finished && !failure) await new Promise((resolve) => { wake = resolve; });
+      if (chunks.length) stream.enqueue(chunks.shift());
+      else if (failure) stream.error(failure);
+      else stream.close();
+    },
+    cancel(reason) { return reader.cancel(reason); },
+  });
+  // application/wasm: compiled as it streams
+  return new Response(body, { headers: { "Content-Type": response.headers.get("Content-Type") ?? "" } });
+}
+
 // A device that has the engine (snapshot cached) needs no early download: nothing waits, and
 // Pyodide fetches the files from the device's caches itself, as a bare start does.
 function downloadRuntime() {
   if (onDevice) return;
   for (const url of RUNTIME_FILES) runtimeFile(url);
 }
+
+// Once the runtime may start (the gate open, downloads allowed), the wasm is compiled as it comes
+// and the runtime's JavaScript imported, while the snapshot still downloads and unpacks: Pyodide
+// itself compiles only after both, as it instantiates (it needs the snapshot's size first). It is
+// then handed the compiled module: its fetch of the wasm gets a stand-in response that
+// instantiateStreaming below knows. From the HTTP cache or the service worker's, compileStreaming
+// reads V8's cached code for the wasm as Pyodide's own instantiateStreaming would.
+let compiled = null; // Promise<WebAssembly.Module>
+const STAND_INS = new WeakSet();
+function compileRuntime() {
+  if (compiled) return;
+  const response = onDevice || early.get(WASM) === HANDED_OVER ? fromNetwork(WASM) : runtimeFile(WASM);
+  if (!onDevice) early.set(WASM, HANDED_OVER);
+  mark("compiling");
+  compiled = WebAssembly.compileStreaming(response);
+  compiled.then(() => mark("compiled"), () => {});
+  import(new URL("pyodide.asm.mjs", RUNTIME).href).catch(() => {}); // Pyodide's own import finds it done
+}
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  const response = await source;
+  if (!STAND_INS.has(response)) return instantiateStreaming(response, imports);
+  const module = await compiled.catch((error) => {
+    console.warn("rollbook: the runtime could not be compiled early; compiling it again", error);
+    return null;
+  });
+  if (!module) return instantiateStreaming(fromNetwork(WASM), imports);
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
+
 globalThis.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);
+  if (url === WASM && compiled) {
+    const standIn = new Response(null, { headers: { "Content-Type": "application/wasm" } });
+    STAND_INS.add(standIn);
+    return Promise.resolve(standIn);
+  }
   if (onDevice || !RUNTIME_FILES.includes(url) || early.get(url) === HANDED_OVER) return fromNetwork(input, init);
   const download = runtimeFile(url);
   early.set(url, HANDED_OVER); // (the response is Pyodide's now: not kept here)
@@ -251,9 +332,13 @@ globalThis.fetch = (input, init) => {
 
 async function start() {
   const chosen = snapshotResponse();
+  chosen.then(() => mark("chosen"), () => {});
   // after the link is measured (on pyodide.asm.mjs; the big files would slow that measure) and
   // the page's word to download (a failure to choose is reported below)
   chosen.catch(() => {}).then(() => fetching).then(downloadRuntime);
+  // once the snapshot is chosen, too: a device that has it reads the wasm from its cache, where V8
+  // keeps its compiled code (compiled from a held download, a Response of our own, it has none)
+  chosen.catch(() => {}).then(() => Promise.all([gate, fetching])).then(compileRuntime);
   const { loadPyodide } = await import(new URL("pyodide.mjs", RUNTIME).href);
   mark("module");
   try {
