@@ -4,6 +4,7 @@ browser download needs the internet, which the machines this project runs on do 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -19,3 +20,13 @@ def present(script: str) -> bool:
         return True
     print(f"{script}: no Chromium at {CHROMIUM}: run `make chromium` (or set CHROMIUM to one)", file=sys.stderr)
     return False
+
+
+def one_core_chromium(folder: Path) -> str:
+    """A Chromium that runs, with everything it starts, on core 0 only (``taskset -c 0``): the
+    engine's worker, the page and the browser share one core, as on a low-end phone's slow cores
+    (DevTools' CPU throttling slows only the page's main thread)."""
+    wrapper = folder / "chromium-one-core"
+    wrapper.write_text(f'#!/bin/sh\nexec taskset -c 0 {CHROMIUM} "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    return str(wrapper)

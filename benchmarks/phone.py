@@ -36,7 +36,6 @@ import json
 import os
 import platform
 import statistics
-import stat
 import sys
 import tempfile
 import time
@@ -45,7 +44,7 @@ from typing import Any, Callable
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
-from chromium import CHROMIUM, FLAGS, present
+from chromium import CHROMIUM, FLAGS, one_core_chromium, present
 from cpu import BrowserCPU
 from readme_section import write_section  # benchmarks/ is on sys.path when run as a script
 from served import serve
@@ -74,14 +73,6 @@ document.addEventListener("pointerdown", () => { window.__tapAt = performance.no
 # starts; on one core it took that time from whatever page was measured. Each measured page
 # waits for it to finish first (traced 2026-12-03; no switch turns it off).
 SETTLE_S = 1.5
-
-
-def one_core_chromium(folder: Path) -> str:
-    """A Chromium that runs, with everything it starts, on core 0 only."""
-    wrapper = folder / "chromium-one-core"
-    wrapper.write_text(f'#!/bin/sh\nexec taskset -c 0 {CHROMIUM} "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
-    return str(wrapper)
 
 
 def ready(page: Page, url: str) -> float:
