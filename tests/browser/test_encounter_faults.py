@@ -183,3 +183,45 @@ def test_an_engine_killed_or_silent_in_the_middle_of_a_step_applies_it_once_or_n
     finally:
         context.close()
     assert outside.urls == []
+
+
+LONGEST = "A" * 80  # the longest name the engine takes (encounter/shape.py LONGEST_TEXT)
+
+
+def foe(n: int, name: str, score: dict[str, int], **more: Any) -> dict[str, Any]:
+    return {"id": f"f{n}", "name": name, "rules": "opencore", "side": "foes", "weapon": None, "armor_name": None,
+            "score": score, "created": "2026-12-05T08:00:00.000Z", **more}
+
+
+def test_hostile_kept_foes_and_long_names_added_in_one_tap_are_refused_in_a_players_words(phone, base_url: str) -> None:
+    """A kept foe of the longest name tapped twice (the engine numbers the second past 80
+    characters), one with a score the engine does not know, "Another like" the longest: each
+    refusal names the combatant and its value by the form's label, never a bare "is longer than
+    80 characters" under the buttons; markup in a name stays text; nothing is half-added."""
+    page = phone.new_page()
+    errors = watch_errors(page)
+    page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
+    page.goto(base_url + "tools/")
+    foes = [foe(1, LONGEST, {"hp": 12}), foe(2, "<img src=x onerror=alert(1)>", {"hp": 12}), foe(3, "__proto__", {"__proto__": 3})]
+    # as text: an object handed to the page would lose its "__proto__" key on the way
+    page.evaluate(f"(text) => localStorage.setItem('{KEY}', text)", json.dumps({"rollbook": 2, "foes": foes}))
+    page.goto(base_url + "tools/encounter/")
+    tracker = page.locator("rollbook-encounter")
+    tracker.get_by_role("button", name="Start the encounter").click()
+    expect(tracker.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    quick = tracker.get_by_role("list", name="Add in one tap")
+    quick.get_by_role("button", name=LONGEST, exact=True).click()
+    expect(tracker.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+    quick.get_by_role("button", name=LONGEST, exact=True).click()
+    problem = tracker.locator("#rollbook-enc-quick-problem")
+    expect(problem).to_have_text(f"{'A' * 39}… was not added: Name: is longer than 80 characters", timeout=ENGINE_TIMEOUT_MS)
+    quick.get_by_role("button", name="__proto__", exact=True).click()
+    expect(problem).to_contain_text("__proto__ was not added: unknown score", timeout=ENGINE_TIMEOUT_MS)
+    quick.get_by_role("button", name="<img src=x onerror=alert(1)>", exact=True).click()
+    expect(tracker.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+    expect(tracker.locator("h3.rollbook-combatant__name", has_text="<img src=x onerror=alert(1)>")).to_be_visible()
+    enc = kept_fight(page)
+    assert [c["name"] for c in enc["current"]["combatants"]] == [LONGEST, "<img src=x onerror=alert(1)>"]
+    assert len(enc["undo"]) == 2
+    assert engine_words(tracker.inner_text()) == []
+    assert errors == []

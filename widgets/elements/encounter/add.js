@@ -8,7 +8,8 @@
 import { ask } from "../../engine.js";
 import { html, nothing } from "../../element.js";
 import { newId } from "../../kept.js";
-import { kept, SITE_ROOT } from "../../session.js";
+import { labelled } from "../../field-problem.js";
+import { clip, kept, SITE_ROOT } from "../../session.js";
 import { given, typed } from "../../tool.js";
 import { scoresText } from "../inline-roll.js";
 import { input, select } from "./fields.js";
@@ -37,7 +38,13 @@ function formFields(rules) {
  *  `form`: where a refusal and the answer are shown ("add", the typed form; "quick", the one-tap buttons). */
 function join(t, args, form = "quick") {
   const title = (result) => `${result.encounter.combatants.at(-1).name} joins`; // numbered by the engine: Goblin 2
-  return t.run("encounter add", { ...args, typical: true }, { title, form });
+  // tapped, not typed (a kept foe, a kept character, another like one): its fields are not on
+  // screen, so a refusal says which combatant and which of its values, by the value's label
+  const words = form === "add" ? null : (error) => {
+    const label = formFields(t.current().rules).find(([arg]) => (error.fields ?? []).includes(arg))?.[1];
+    return `${clip(args.name, 40)} was not added: ${labelled(label, error.message)}`;
+  };
+  return t.run("encounter add", { ...args, typical: true }, { title, form, words });
 }
 
 /** A kept character joins in one tap: its abilities, the HP its sheet gives, the typical skills. */

@@ -148,7 +148,7 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null }) {
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (this.busy || !fight || !this.stillSeen(fight, seen, form)) return null;
@@ -160,7 +160,9 @@ class EncounterTracker extends RollbookElement {
     this.busy = false;
     if (!answer.ok) {
       // `blame`: the field a refusal naming none is about (the form's one number, e.g. an amount)
-      this.refused(form, answer.error.fields?.length || !blame ? answer.error : { ...answer.error, fields: [blame] });
+      // `words`: the refusal as said where no field of it is shown (a one-tap add: the name it gave)
+      const error = answer.error.fields?.length || !blame ? answer.error : { ...answer.error, fields: [blame] };
+      this.refused(form, words ? { message: words(error) } : error);
       return null;
     }
     const result = answer.result;
