@@ -643,3 +643,29 @@ test("a change written again under the lock is made once (a roll, a delete, a cl
   await store.settled();
   assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).log.map((r) => r.id), ["r3"]);
 });
+
+// CI, 2026-12-05: a reload at once after "Make active" cut that change's settling short. The next
+// page's delete then settled on the last holder's value, from before "Make active" (under
+// SETTLED_FOR_MS old), and the active character was lost though storage held it. A value written
+// at once says which settled value it was made from: one made from the last holder's is newer
+// than it, and the holder goes on from it.
+test("a reload cutting a change's settling short loses nothing: the next page's change goes on from storage", async () => {
+  const storage = new MemoryStorage();
+  let stamp = null;
+  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+  const first = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
+  first.saveCharacter(character("c1", { name: "Ayla" }), { orActive: true });
+  first.saveCharacter(character("c2", { name: "Bren" }));
+  await first.settled();
+  first.locks = { request: () => new Promise(() => {}) }; // the page goes away holding nothing
+  first.setActive("c2");
+  assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).active, "c2"); // written at once
+  const reloaded = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
+  assert.equal(reloaded.active.name, "Bren");
+  const undo = reloaded.deleteCharacter("c1");
+  undo();
+  await reloaded.settled();
+  const stored = JSON.parse(storage.getItem(STORAGE_KEY));
+  assert.deepEqual([stored.characters.map((c) => c.name), stored.active], [["Ayla", "Bren"], "c2"]);
+  assert.equal(new KeptStore(storage, STORAGE_KEY).active.name, "Bren");
+});

@@ -44,6 +44,7 @@ export class KeptStore {
     this.pending = []; // this tab's changes written but not settled yet: [{step, what}]
     this.settling = null; // their settling, under the lock
     this.written = null; // the stamp of the stored value this state was read from, or last written
+    this.from = null; // the stamp of the last settled value that stored value holds every change of
     this.watchers = new Set();
     this.saved = true;
     this.trouble = null;
@@ -88,6 +89,7 @@ export class KeptStore {
       this.raw = raw;
       this.base = state; // what is stored, as read
       this.written = typeof value?.written === "string" ? value.written : null;
+      this.from = typeof value?.settled === "string" ? value.settled : null;
       return state;
     } catch (error) {
       // where, in the player's words (the backup's key is for whoever recovers it, not for them)
@@ -214,12 +216,13 @@ export class KeptStore {
   }
 
   /** What the last holder settled (`last`: {written, text, at} from the mark), or what storage
-   *  shows when it shows that already, or there is none, or it is older than a write takes to
-   *  reach every tab (then storage changed since by other means: the site's data cleared, a
-   *  value set aside, an older version's tab), or it cannot be read. */
+   *  shows when it shows that already or a value made from it (a change written at once whose
+   *  settling a reload cut short: CI, 2026-12-05), or there is none, or it is older than a write
+   *  takes to reach every tab (then storage changed since by other means: the site's data
+   *  cleared, a value set aside, an older version's tab), or it cannot be read. */
   #settledBase(last) {
     const fresh = this.#fresh();
-    if (!last || typeof last.text !== "string" || last.written === this.written) return fresh;
+    if (!last || typeof last.text !== "string" || last.written === this.written || last.written === this.from) return fresh;
     if (typeof last.at !== "number" || !(this.clock() - last.at <= SETTLED_FOR_MS)) return fresh;
     try {
       return checkKept(JSON.parse(last.text));
@@ -272,7 +275,7 @@ export class KeptStore {
       if (base !== this.state) { this.state = base; this.#notify(); } // show what refused it
       throw error;
     }
-    const saved = this.#write(next, what);
+    const saved = this.#write(next, what, this.from); // (made from what was read: #fresh)
     if (!saved && allOrNothing && !(unlessBlocked && this.trouble === "blocked")) {
       if (base !== this.state) { this.state = base; this.#notify(); }
       throw new KeptError(`nothing was kept: ${this.why}`);
@@ -287,7 +290,9 @@ export class KeptStore {
     return saved;
   }
 
-  #write(state, what) {
+  /** Write `state`; `from`: the stamp of the last settled value it holds every change of (null:
+   *  it is one itself, settled under the lock). */
+  #write(state, what, from = null) {
     if (this.trouble === "blocked" && !this.storage) return this.#notKept(what);
     if (this.damaged && !this.damaged.aside) {
       this.damaged.aside = this.#setAside(this.damaged.text);
@@ -295,7 +300,7 @@ export class KeptStore {
       this.#sayDamaged();
     }
     const written = `${new Date(this.clock()).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    const text = JSON.stringify({ rollbook: FORMAT, written, ...state });
+    const text = JSON.stringify({ rollbook: FORMAT, written, settled: from ?? written, ...state });
     try {
       this.storage.setItem(this.key, text);
     } catch (error) {
@@ -304,6 +309,7 @@ export class KeptStore {
     this.raw = text;
     this.base = state;
     this.written = written;
+    this.from = from ?? written;
     if (this.damaged) this.#sayDamaged();
     else [this.trouble, this.why, this.problem] = [null, null, null];
     return true;
