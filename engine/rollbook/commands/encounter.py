@@ -15,7 +15,7 @@ from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, outcome, shape, turns
 from rollbook.errors import RollbookError, about, quoted
-from rollbook.systems import RULE_SETS
+from rollbook.rule_sets import RULE_SETS
 from rollbook.systems import cyno as cy_system
 from rollbook.systems import opencore as oc_system
 
