@@ -16,7 +16,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from rollbook import __version__, api, commands
 from rollbook.errors import RollbookError
-from rollbook.systems import RULE_SETS
+from rollbook.rule_sets import RULE_SETS
 
 EXIT_BAD_INPUT = 2
 

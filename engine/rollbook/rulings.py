@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from importlib import resources
 
 from rollbook.errors import RollbookError, quoted
-from rollbook.systems import RULE_SETS
+from rollbook.rule_sets import RULE_SETS
 from rollbook.tables import TableDataError
 
 _ID = re.compile(rf"^({'|'.join(RULE_SETS)})-[a-z0-9]+(-[a-z0-9]+)*$")  # kebab-case, rule set first

@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from rollbook.errors import RollbookError
-from rollbook.systems import RULE_SETS  # each rule set's tables are data/<key>.toml
+from rollbook.rule_sets import RULE_SETS  # each rule set's tables are data/<key>.toml
 
 Row = Mapping[str, Any]
 

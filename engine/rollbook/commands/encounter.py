@@ -15,9 +15,10 @@ from rollbook.commands import Arg, Result, command
 from rollbook.commands import opencore as oc_commands
 from rollbook.encounter import cyno, opencore, outcome, shape, turns
 from rollbook.errors import RollbookError, about, quoted
-from rollbook.systems import RULE_SETS
+from rollbook.rule_sets import RULE_SETS
 from rollbook.systems import cyno as cy_system
 from rollbook.systems import opencore as oc_system
+from rollbook.systems.opencore import attack as chain
 
 EncounterFile = Annotated[dict[str, Any], Arg("the encounter (on the command line its file, - for standard input)",
                                                metavar="FILE", file=True)]
@@ -268,7 +269,7 @@ def attack(
     return _answer(*opencore.attack(enc, attacker, target, rng, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
                                     attack_roll=attack_roll, defense_roll=defense_roll, critical_roll=critical_roll,
                                     critical_type=critical_type, weapon=weapon, mode=mode, powers=powers,
-                                    dice=oc_commands.AttackDice(attacker_fumble_roll, defender_fumble_roll, damage_roll,
+                                    dice=chain.AttackDice(attacker_fumble_roll, defender_fumble_roll, damage_roll,
                                                                 damage_bonus)), before=encounter)
 
 

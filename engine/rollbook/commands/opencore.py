@@ -10,10 +10,9 @@ from typing import Annotated, Any, Literal, cast
 
 from rollbook import rulings, tables
 from rollbook.commands import Arg, Result, command, percent
-from rollbook.dice import parse as dice_parse
-from rollbook.dice.checks import check as dice_bounds
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, given_or_rolled, opencore, roll_off, roll_total
+from rollbook.systems.opencore import attack as chain
 
 SaveDirection = Annotated[Literal["under", "over"] | None,
                           Arg("ruling opencore-save-direction: under (default) or over, which succeeds at or above the composite")]
@@ -33,11 +32,6 @@ CriticalBonus = Annotated[int, Arg("the weapon's or Power's bonus (or penalty) t
 Power = Annotated[opencore.PowerKind | None, Arg("a Power attacks: touch (Hand-to-Hand skill and damage), physical (its score is the combat skill) or mental (cannot be blocked)")]
 PowerProtection = Annotated[int, Arg("damage an Armor or Shielding Power stops, before armor (a number the GM gives)")]
 SubstanceFlaw = Annotated[bool, Arg("the target has a substance flaw against this: damage goes straight to HP")]
-
-
-def _d100(value: int | None, what: str, rng: random.Random, field: str | None = None) -> int:
-    """A 1d100 given (the argument ``field``) or rolled."""
-    return check_range(what, given_or_rolled(value, "1d100", rng), 1, 100, field=field)
 
 
 def _check_options(save_direction: SaveDirection, willpower_composite: WillpowerComposite,
@@ -77,7 +71,7 @@ def character(
     with about("scores"):
         given = opencore.parse_scores(scores or "")
     rolled = {code: given[code] if code in given else roll_total("1d100", rng) for code in opencore.ability_codes()}
-    hero = opencore.make_character(rolled, _d100(hp_roll, "the HP roll", rng, "hp_roll"))
+    hero = opencore.make_character(rolled, chain.d100(hp_roll, "the HP roll", rng, "hp_roll"))
     checks = {kind: opencore.check_odds(kind, hero.abilities, options) for kind in opencore.check_kinds()}
     summary = {kind: {"name": c.rule.name, "rule": c.rule.describe(), "target": c.target, "chance": str(c.chance)}
                for kind, c in checks.items()}
@@ -128,7 +122,7 @@ def check(
         raise RollbookError(f"{kind.replace('-', ' ')} needs {', '.join(missing)}", hint="give them, such as CON=32",
                             fields=("scores",))
     with about("scores"):
-        result = opencore.check(kind, abilities, _d100(roll, "the roll", rng, "roll"), options)
+        result = opencore.check(kind, abilities, chain.d100(roll, "the roll", rng, "roll"), options)
     verdict = "success" if result.success else "failure"
     # the roll, the ability it loses and what is left to compare (a save's -94 is that, not a margin)
     taken_off = f" - {result.rule.subtract} {result.roll - result.result} = {result.result}" if result.rule.subtract else ""
@@ -157,37 +151,9 @@ def crit(
     rng: random.Random,
 ) -> Result:
     """Look up a critical hit: 1d100, +/-20 for the attack roll, minus Toughness, clamped to the table."""
-    hit = opencore.critical_hit(type, _d100(roll, "the critical roll", rng, "roll"), attack_roll=attack_roll,
+    hit = opencore.critical_hit(type, chain.d100(roll, "the critical roll", rng, "roll"), attack_roll=attack_roll,
                                 toughness=toughness, bonus=bonus)
-    return _critical_json(hit, attack_roll)
-
-
-def _critical_json(hit: opencore.CriticalHit, attack_roll: int | None) -> Result:
-    parts = [str(hit.die)]
-    if hit.attack_modifier:
-        parts.append(f"{hit.attack_modifier:+d} (attack roll {attack_roll})")
-    if hit.toughness:
-        parts.append(f"-{hit.toughness} (toughness)")
-    if hit.bonus:
-        parts.append(f"{hit.bonus:+d} (weapon or Power)")
-    working = " ".join(parts) + (f" = {hit.unclamped}" if len(parts) > 1 else "")
-    clamped = f", clamped to {hit.roll}" if hit.roll != hit.unclamped else ""
-    return {
-        "type": hit.type, "die": hit.die, "attack_modifier": hit.attack_modifier, "toughness": hit.toughness,
-        "bonus": hit.bonus,
-        "unclamped": hit.unclamped, "roll": hit.roll, "row": hit.row, "effect": hit.effect,
-        "extra_damage": hit.extra_damage, "bloodloss": hit.bloodloss, "stun_rounds": hit.stun_rounds,
-        "unconscious_rounds": hit.unconscious_rounds, "location": hit.location, "skill_penalty": hit.skill_penalty,
-        "text": f"{hit.type.capitalize()} critical: {working}{clamped} ({hit.row}): {hit.effect}",
-    }
-
-
-def _fumble_json(side: opencore.Side, roll: int) -> Result:
-    result = opencore.fumble(side, roll)
-    return {"side": side, "roll": roll, "effect": result.effect, "defense_penalty": result.defense_penalty,
-            "opponent_extra_attack": result.opponent_extra_attack, "drops_weapon": result.drops_weapon,
-            "self_damage_multiplier": result.self_damage_multiplier,
-            "damage_taken_multiplier": result.damage_taken_multiplier}
+    return chain.critical_record(hit, attack_roll)
 
 
 @command("opencore fumble")
@@ -198,19 +164,8 @@ def fumble(
     rng: random.Random,
 ) -> Result:
     """Roll on the Fumble Chart for the attacker or the defender."""
-    result = _fumble_json(side, _d100(roll, "the fumble roll", rng, "roll"))
+    result = chain.fumble_record(side, chain.d100(roll, "the fumble roll", rng, "roll"))
     return {**result, "text": f"Fumble ({side}, {result['roll']}): {result['effect']}"}
-
-
-@dataclasses.dataclass(frozen=True)
-class AttackDice:
-    """The rolls after the opposed roll that a player may make with real dice (``opencore attack``'s
-    arguments of the same names; the encounter passes them on)."""
-
-    attacker_fumble_roll: int | None = None
-    defender_fumble_roll: int | None = None
-    damage_roll: int | None = None
-    damage_bonus: int = 0
 
 
 AttackerFumbleRoll = Annotated[int | None, Arg("the attacker's Fumble Chart 1d100, if the attack roll fumbles (rolled when left out)")]
@@ -260,269 +215,16 @@ def attack(
     rng: random.Random,
 ) -> Result:
     """Resolve an attack: 1d100 + attack skill vs 1d100 + defense skill, fumbles, damage, and with --hp the critical."""
-    options = opencore.Options(str_damage=str_damage, death_at=death_at)
-    # Everything is checked before rolling, so a typo costs no dice.
-    for condition, term, field in ((attacker_unconscious, "Unconscious", "attacker_unconscious"),
-                                   (attacker_stunned, "Stun", "attacker_stunned")):
-        if condition:  # Terminology: "Stun: unable to attack", "Unconscious: unable to attack, defend, move or use Powers"
-            raise RollbookError(f"the attacker is {'stunned' if term == 'Stun' else 'unconscious'}: "
-                                f"{term}: {opencore.term_meaning(term)}",
-                                hint="no attack this round: a stunned character may still move, use a skill, Bide or take "
-                                     "the Defense action" if term == "Stun" else "no attack until the character wakes",
-                                fields=(field,))
-    skill = _combat_skill(power, attack_skill=attack_skill, power_score=power_score, power_damage=power_damage,
-                          resistance=resistance, weapon=weapon)
-    if power == "mental" or unconscious:
-        blocked = [name for name, given in (("defense_skill", defense_skill is not None),
-                                            ("defense_roll", defense_roll is not None), ("defending", defending),
-                                            ("stunned", stunned), ("defense_bonus", defense_bonus != 0))
-                   if given]
-        if power == "mental":
-            blocked += [name for name, given in (("attack_roll", attack_roll is not None),
-                                                 ("attack_bonus", attack_bonus != 0), ("unconscious", unconscious))
-                        if given]
-        if blocked:
-            why = ("Mental powers used in combat cannot be blocked, so nothing is rolled" if power == "mental"
-                   else "an unconscious defender is unable to defend, so makes no defense roll")
-            raise RollbookError(why, hint=f"leave out: {_words(blocked)}", fields=tuple(blocked))
-    elif defense_skill is None:
-        raise RollbookError("enter the defender's defense skill, such as 30", fields=("defense_skill",))
-    expression = self_injury_expression = None
-    damage_weapon = opencore.HAND_TO_HAND if power == "touch" else weapon
-    for name, value in (("attacker_fumble_roll", attacker_fumble_roll), ("defender_fumble_roll", defender_fumble_roll)):
-        if value is not None:
-            check_range(f"the {name.split('_')[0]}'s Fumble Chart roll", value, 1, 100, field=name)
-    if damage_weapon is not None and opencore.rolls_own_damage(damage_weapon):
-        if damage_roll is None:
-            raise RollbookError(f"{damage_weapon} deal the thrown weapon's own damage, which the Weapons Table does not give",
-                                hint="roll it (say 1d6) and give its total as the damage roll", fields=("damage_roll", "weapon"))
-        if damage_roll < 0:
-            raise RollbookError(f"the damage roll cannot be negative ({damage_roll})", fields=("damage_roll",))
-    elif damage_weapon is not None:
-        with about("weapon"):
-            expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength, fortitude=fortitude,
-                                                    options=options)
-            # a fumbling attacker hurts himself with the full dice (ruling opencore-self-injury-fortitude)
-            self_injury_expression = opencore.damage_expression(damage_weapon, mode=mode, strength=strength,
-                                                                options=options)
-        if damage_roll is not None:
-            _check_damage_roll(damage_roll, expression)
-    elif mode is not None or strength is not None or fortitude:
-        given = [name for name, value in (("mode", mode is not None), ("strength", strength is not None),
-                                          ("fortitude", fortitude)) if value]
-        raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for the weapon's damage",
-                            hint="choose the weapon, such as Sword", fields=(*given, "weapon"))
-    if damage_weapon is None and (damage_roll is not None or damage_bonus):
-        given = [name for name, value in (("damage_roll", damage_roll is not None), ("damage_bonus", damage_bonus)) if value]
-        raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for a weapon's damage",
-                            hint="choose the weapon, such as Sword; a Power's damage is its own", fields=(*given, "weapon"))
-    table = _chain_table(hp=hp, con=con, armor=armor, toughness=toughness, power_protection=power_protection,
-                         substance_flaw=substance_flaw, critical_type=critical_type, critical_roll=critical_roll,
-                         critical_bonus=critical_bonus, power=power, weapon=damage_weapon, damage_known=expression is not None or power is not None or damage_roll is not None)
-
-    if power == "mental":
-        out, lines, multiplier = _mental_attack(skill, resistance)  # the Mental Power's score
-    else:
-        out, lines, multiplier = _opposed_attack(
-            _d100(attack_roll, "the attack roll", rng, "attack_roll"),
-            None if unconscious else _d100(defense_roll, "the defense roll", rng, "defense_roll"), skill=skill,
-            defense_skill=defense_skill or 0, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
-            defending=defending, stunned=stunned, self_injury_expression=self_injury_expression,
-            fumble_rolls={"attacker": attacker_fumble_roll, "defender": defender_fumble_roll},
-            self_injury_roll=damage_roll if expression is None else None, rng=rng)
-    out.update(power=power, combat_skill=skill, damage=None, damage_expression=expression, critical_table=table,
-               wound=None)
-    if out["hit"] and (expression is not None or power_damage is not None or damage_roll is not None):
-        if damage_roll is not None:  # a die the player rolled, or a thrown weapon's own damage
-            rolled = opencore.hit_damage(damage_roll + damage_bonus)
-        else:
-            rolled = _weapon_damage(expression, rng, damage_bonus) if expression is not None else 0
-        total = rolled if power_damage is None else opencore.touch_power_damage(power_damage, rolled)
-        out["damage"] = total * multiplier  # before armor (ruling opencore-fumble-multiplies-the-hit)
-        dice = expression or "the thrown weapon"
-        shown = " + ".join(part for part in (
-            damage_weapon is not None and f"{dice} ({rolled - damage_bonus})",
-            damage_bonus and f"{damage_bonus} (better weapon)",
-            power_damage is not None and f"{power_damage} (Power)") if part)
-        lines.append(f"Damage {shown}{f' x{multiplier}' if multiplier > 1 else ''}: {out['damage']}")
-    if out["hit"] and hp is not None and con is not None and table is not None:  # _chain_table checked them
-        out["wound"] = apply_wound(out["damage"], hp=hp, con=con, armor=armor, toughness=toughness,
-                              power_protection=power_protection, substance_flaw=substance_flaw, table=table,
-                              critical_roll=critical_roll, critical_bonus=critical_bonus,
-                              attack_roll=out["attack_roll"], options=options, rng=rng)
-        lines.append(out["wound"]["text"])
-    # a score at 0 says what it does (ruling opencore-zero-ability)
-    for who, code, score in (("attacker", "STR", strength), ("defender", "CON", con)):
-        if score == 0:
-            lines.append(f"The {who}'s {code} is 0: {opencore.zero_score_consequence(code)}")
-    return {**out, "text": "\n".join(lines)}
-
-
-def _words(names: list[str]) -> str:
-    """Arguments as a player reads them: ["defense_skill", "defense_roll"] -> "defense skill, defense roll"."""
-    return ", ".join(name.replace("_", " ") for name in names)
-
-
-def _combat_skill(power: opencore.PowerKind | None, *, attack_skill: int | None, power_score: int | None,
-                  power_damage: int | None, resistance: int, weapon: str | None) -> int:
-    """The combat skill the attack adds: the attack skill, or for a Power the one the document names."""
-    if power is None:
-        if power_score is not None or power_damage is not None:
-            given = [name for name, value in (("power_score", power_score), ("power_damage", power_damage)) if value is not None]
-            raise RollbookError(f"{_words(given).capitalize()} {'is' if len(given) == 1 else 'are'} for a Power's attack",
-                                hint="choose the Power: touch, physical or mental", fields=(*given, "power"))
-    elif power_damage is None:
-        raise RollbookError("a Power's damage is a number the GM gives (the Powers section is not in the document)",
-                            hint="0 for none", fields=("power_damage",))
-    if resistance and power != "mental":
-        raise RollbookError("Magic Resistance lessens Mental Powers only", hint="choose a mental Power, or leave it out",
-                            fields=("resistance", "power"))
-    if power is not None and weapon is not None:
-        raise RollbookError(f"a Power attacks without a weapon ({quoted(weapon)})",
-                            hint="leave the weapon out; a touch Power adds Hand-to-Hand damage by itself",
-                            fields=("weapon", "power"))
-    if power in ("physical", "mental"):
-        if attack_skill is not None:
-            raise RollbookError(f"a {power} Power's score is its combat skill", hint="give the Power's score instead",
-                                fields=("attack_skill", "power_score"))
-        if power_score is None:
-            raise RollbookError(f"a {power} Power attacks with its score", hint="give the Power's score",
-                                fields=("power_score",))
-        return power_score
-    if power_score is not None:
-        raise RollbookError("a touch-based Power uses the Hand-to-Hand combat skill",
-                            hint="give the Hand-to-Hand skill as the attack skill, not a Power's score",
-                            fields=("power_score", "attack_skill"))
-    if attack_skill is None:
-        what = "the Hand-to-Hand skill" if power == "touch" else "the attacker's combat skill"
-        raise RollbookError(f"enter {what}, such as 40", fields=("attack_skill",))
-    return attack_skill
-
-
-def _chain_table(*, hp: int | None, con: int | None, armor: int, toughness: int, power_protection: int,
-                 substance_flaw: bool, critical_type: CriticalType | None, critical_roll: int | None,
-                 critical_bonus: int, power: opencore.PowerKind | None, weapon: str | None, damage_known: bool) -> str | None:
-    """The critical table a hit uses (the one given, or the weapon's; a Power names its own), after
-    checking that the chain's arguments belong together."""
-    table = critical_type
-    if table is None and power is None and weapon is not None:
-        table = opencore.weapon(weapon).get("critical")
-    if hp is None:
-        given = [name for name, value in (("con", con is not None), ("armor", armor != 0),
-                                          ("toughness", toughness != 0), ("power_protection", power_protection != 0),
-                                          ("substance_flaw", substance_flaw), ("critical_roll", critical_roll is not None),
-                                          ("critical_bonus", critical_bonus != 0))
-                 if value]
-        if given:
-            raise RollbookError(f"{_words(given).capitalize()} {'applies' if len(given) == 1 else 'apply'} the damage "
-                                "to the defender",
-                                hint="give the defender's HP and CON too", fields=("hp", *given))
-        return table
-    if con is None:
-        raise RollbookError("the defender's CON decides unconscious or dead", hint="give it with the HP", fields=("con",))
-    if not damage_known:
-        raise RollbookError("with the defender's HP the attack needs its damage", hint="choose a weapon, such as Sword, or a Power",
-                            fields=("weapon", "hp"))
-    if critical_roll is not None:
-        check_range("the critical roll", critical_roll, 1, 100, field="critical_roll")
-    if table is None:
-        raise RollbookError("which critical table does this hit use?",
-                            hint="choose one of: slash, impact, puncture, shrapnel, burn", fields=("critical_type",))
-    return str(table)
-
-
-def _mental_attack(power_score: int, resistance: int) -> tuple[Result, list[str], int]:
-    """A Mental Power cannot be blocked: it hits unless Magic Resistance cancels it, and then does
-    its full damage (ruling opencore-mental-power-full-damage)."""
-    effective = opencore.effective_mental_power(power_score, resistance)
-    reason = ("a Mental Power cannot be blocked" if effective else
-              f"Magic Resistance {resistance} cancels the Mental Power {power_score}")
-    out: Result = {"attack_roll": None, "defense_roll": None, "attack_total": None, "defense_total": None,
-                   "attacker_fumbled": False, "defender_fumbled": False, "hit": effective > 0, "reason": reason,
-                   "fumbles": {}, "self_damage": None, "effective_power": effective}
-    lines = [f"Mental Power {power_score} - magic resistance {resistance} = {effective}: "
-             f"{'hit' if effective else 'no effect'} ({reason})"]
-    return out, lines, 1
-
-
-def _opposed_attack(attack_roll: int, defense_roll: int | None, *, skill: int, defense_skill: int, attack_bonus: int,
-                    defense_bonus: int, defending: bool, stunned: bool, self_injury_expression: str | None,
-                    fumble_rolls: dict[str, int | None], self_injury_roll: int | None,
-                    rng: random.Random) -> tuple[Result, list[str], int]:
-    """1d100 + combat skill vs 1d100 + defense skill (none when the defender is unconscious: no
-    ``defense_roll``), with the fumbles; returns the damage multiplier a defender's fumble puts on the hit."""
-    if defense_roll is None:
-        result = opencore.attack_unconscious(attack_roll, attack_skill=skill, attack_bonus=attack_bonus)
-    else:
-        result = opencore.resolve_attack(
-            attack_roll, defense_roll, attack_skill=skill, defense_skill=defense_skill, attack_bonus=attack_bonus,
-            defense_bonus=defense_bonus, defending=defending, defender_stunned=stunned,
-        )
-    fumbles = {}
-    if result.attacker_fumbled:
-        fumbles["attacker"] = _fumble_json("attacker", _d100(fumble_rolls["attacker"], "the Fumble Chart roll", rng))
-    if result.defender_fumbled:
-        fumbles["defender"] = _fumble_json("defender", _d100(fumble_rolls["defender"], "the Fumble Chart roll", rng))
-    against = ("an unconscious defender" if result.defense_roll is None
-               else f"defense {result.defense_roll} → {result.defense_total}")
-    lines = [f"Attack {result.attack_roll} → {result.attack_total} vs {against}: "
-             f"{'hit' if result.hit else 'miss'} ({result.reason})"]
-    lines += [f"Fumble ({side}, {f['roll']}): {f['effect']}" for side, f in fumbles.items()]
-    out: Result = {
-        "attack_roll": result.attack_roll, "defense_roll": result.defense_roll,
-        "attack_total": result.attack_total, "defense_total": result.defense_total,
-        "attacker_fumbled": result.attacker_fumbled, "defender_fumbled": result.defender_fumbled,
-        "hit": result.hit, "reason": result.reason, "fumbles": fumbles, "self_damage": None,
-    }
-    self_injury = fumbles.get("attacker", {}).get("self_damage_multiplier", 0)
-    if self_injury and (self_injury_expression is not None or self_injury_roll is not None):
-        own = _weapon_damage(self_injury_expression, rng) if self_injury_expression is not None \
-            else opencore.hit_damage(self_injury_roll or 0)  # a thrown weapon's own damage, as given
-        out["self_damage"] = own * self_injury
-        lines.append(f"The attacker injures self: {self_injury_expression or own}"
-                     f"{f' x{self_injury}' if self_injury > 1 else ''} = {out['self_damage']} damage")
-    return out, lines, fumbles.get("defender", {}).get("damage_taken_multiplier", 1)
-
-
-def apply_wound(damage: int, *, hp: int, con: int, armor: int, toughness: int, power_protection: int,
-                substance_flaw: bool, table: str | None, critical_roll: int | None, critical_bonus: int,
-                attack_roll: int | None, options: opencore.Options, rng: random.Random) -> Result:
-    """Apply a hit's damage; when it reaches hit points roll the critical on ``table`` (or take the
-    given roll) and add its extra damage. The answer's ``effects`` is what an encounter tracker applies."""
-    applied = opencore.apply_damage(damage, armor=armor, toughness=toughness, hp=hp, con=con,
-                                    power_protection=power_protection, substance_flaw=substance_flaw, options=options)
-    critical = None
-    if applied.critical:
-        if table is None:
-            raise RollbookError("the damage reaches hit points: which critical table does it use?",
-                                hint="choose one of: slash, impact, puncture, shrapnel, burn", fields=("critical_type",))
-        critical = opencore.critical_hit(table, _d100(critical_roll, "the critical roll", rng, "critical_roll"),
-                                         attack_roll=attack_roll, toughness=applied.toughness, bonus=critical_bonus)
-    result = opencore.wound(applied, critical, con=con, options=options)
-    out = _damage_json(applied)
-    out.update(critical_hit=None, effects=dataclasses.asdict(result.effects), hp=result.hp, state=result.state,
-               bleeding=result.bleeding)
-    if critical is not None:
-        out["critical_hit"] = _critical_json(critical, attack_roll)
-        extra = f"+{critical.extra_damage} damage to HP: " if critical.extra_damage else ""  # the critical said "no extra damage"
-        out["text"] = (f"{out['text']}\n{out['critical_hit']['text']}\n{extra}{result.hp} HP: {result.state}"
-                       + ("" if result.state == "dead" else losing(result.bleeding, result.effects.hp_per_round)))
-    return out
-
-
-def _weapon_damage(expression: str, rng: random.Random, bonus: int = 0) -> int:
-    """Roll damage (and a better weapon's bonus); at least 1 unless Fortitude left no dice (ruling
-    opencore-damage-minimum)."""
-    total = roll_total(expression, rng) + bonus
-    return opencore.hit_damage(total) if "d" in expression else max(0, total)
-
-
-def _check_damage_roll(value: int, expression: str) -> None:
-    """A damage roll given for ``expression`` must be one its dice can show."""
-    low, high = (int(bound) for bound in dice_bounds(dice_parse(expression)))
-    if not low <= value <= high:
-        raise RollbookError(f"{expression} cannot come to {value}: its dice give {low} to {high}",
-                            hint="give the total the dice showed, before any bonus", fields=("damage_roll",))
+    return chain.attack(
+        attack_skill=attack_skill, defense_skill=defense_skill, attack_bonus=attack_bonus, defense_bonus=defense_bonus,
+        defending=defending, stunned=stunned, unconscious=unconscious, attacker_stunned=attacker_stunned,
+        attacker_unconscious=attacker_unconscious, attack_roll=attack_roll, defense_roll=defense_roll, weapon=weapon,
+        mode=mode, strength=strength, fortitude=fortitude, str_damage=str_damage, power=power, power_score=power_score,
+        power_damage=power_damage, resistance=resistance, hp=hp, con=con, armor=armor, toughness=toughness,
+        power_protection=power_protection, substance_flaw=substance_flaw, critical_type=critical_type,
+        critical_roll=critical_roll, critical_bonus=critical_bonus, death_at=death_at,
+        attacker_fumble_roll=attacker_fumble_roll, defender_fumble_roll=defender_fumble_roll, damage_roll=damage_roll,
+        damage_bonus=damage_bonus, rng=rng)
 
 
 @command("opencore weapon")
@@ -540,7 +242,7 @@ def weapon(
         row = opencore.weapon(name)
         expression = opencore.damage_expression(name, mode=mode, strength=strength, fortitude=fortitude,
                                                 options=opencore.Options(str_damage=str_damage))
-    damage = _weapon_damage(expression, rng)
+    damage = chain.weapon_damage(expression, rng)
     chosen = opencore.weapon_mode(name, mode)
     named = f" ({chosen})" if chosen else ""  # the mode used, named
     return {"weapon": row["weapon"], "speed_factor": row["speed"], "critical_table": row.get("critical"),
@@ -718,39 +420,9 @@ def damage(
         result = opencore.apply_damage(amount, armor=armor, toughness=toughness, hp=hp, con=con,
                                        power_protection=power_protection, substance_flaw=substance_flaw,
                                        options=opencore.Options(death_at=death_at))
-    out = _damage_json(result)
+    out = chain.damage_record(result)
     out["text"] += ("; roll a critical" if result.critical else "") + _zero_note(opencore.zero_scores({"CON": con}))
     return out
-
-
-def losing(bleeding: bool, bloodloss: int) -> str:
-    """What a wound takes each round: its bloodloss (x2 is -2) and, below 0 HP, the bleeding of
-    the dying; the two add up (ruling opencore-bleeding-adds)."""
-    causes = [f"bloodloss {-bloodloss}"] * bool(bloodloss) + [f"bleeding below 0 HP {-opencore.bloodloss_per_round()}"] * bleeding
-    total = -bloodloss - opencore.bloodloss_per_round() * bleeding
-    if not total:
-        return ""
-    return f", losing {total} HP a round" + (f" ({' + '.join(causes)})" if len(causes) > 1 else
-                                             " (bloodloss)" if bloodloss else " (bleeding below 0 HP)")
-
-
-def _taken(lost: int, left: int, none: str = "none taken") -> str:
-    """What armor, Toughness or HP took of a hit and has left: "-5 (3 left)", "none taken (0 left)", never "-0"."""
-    return f"{f'-{lost}' if lost else none} ({left} left)"
-
-
-def _damage_json(result: opencore.Damage) -> Result:
-    """The fields of a damage answer (``opencore damage``, and an attack's ``wound``)."""
-    steps = ["substance flaw, straight to HP:"] if result.substance_flaw else []
-    if result.to_power:
-        steps.append(f"Power -{result.to_power},")
-    steps.append(f"armor {_taken(result.to_armor, result.armor)}, toughness {_taken(result.to_toughness, result.toughness)}, "
-                 f"HP {_taken(result.to_hp, result.hp, 'none lost')}: {result.state}")
-    return {"damage": result.damage, "to_power": result.to_power, "to_armor": result.to_armor,
-            "to_toughness": result.to_toughness, "to_hp": result.to_hp, "armor": result.armor,
-            "toughness": result.toughness, "hp": result.hp, "state": result.state, "bleeding": result.bleeding,
-            "critical": result.critical, "substance_flaw": result.substance_flaw,
-            "text": f"{result.damage} damage: {' '.join(steps)}" + losing(result.bleeding, 0)}
 
 
 @command("opencore move")

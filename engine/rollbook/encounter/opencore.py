@@ -13,11 +13,11 @@ import random
 from typing import Any
 
 from rollbook import rulings
-from rollbook.commands import opencore as chain
 from rollbook.encounter import turns
 from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, check_combatant, effect
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, opencore, roll_off, roll_total
+from rollbook.systems.opencore import attack as chain
 
 HAND_TO_HAND = opencore.HAND_TO_HAND
 
@@ -456,9 +456,8 @@ def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
     die = check_range("the critical roll", roll, 1, 100, field="roll") if roll is not None else roll_total("1d100", rng)
-    looked_up = chain.crit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=bonus, rng=rng)
-    effects = opencore.effects_of(opencore.critical_hit(critical_type, die, attack_roll=attack_roll,
-                                                        toughness=t["toughness"], bonus=bonus))
+    hit = opencore.critical_hit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=bonus)
+    looked_up, effects = chain.critical_record(hit, attack_roll), opencore.effects_of(hit)
     before = state(enc, t)
     t["hp"] -= effects.extra_damage
     if effects.extra_damage:

@@ -12,17 +12,10 @@ from fractions import Fraction
 from typing import Callable, Hashable, Literal, Mapping, TypeVar
 
 from rollbook.errors import RollbookError, quoted
+from rollbook.rule_sets import RULE_SETS as RULE_SETS  # still read here by the hooks
 
 Winner = TypeVar("Winner")
 Key = TypeVar("Key", bound=Hashable)
-
-# The rule sets, by the key used in commands, data and rulings, in the order the site presents
-# them, with the names their documents give them.
-RULE_SETS: dict[str, str] = {
-    "opencore": "OpenCore",
-    "codex": "Ogre CharacterCodex",
-    "cyno": "Cyno's Role-Play",
-}
 
 
 def roll_total(expression: str, rng: random.Random) -> int:
