@@ -33,6 +33,8 @@ export const CHARACTER_RULINGS = {
   }
 };
 
+export const RULE_SET_NAMES = {"opencore": "OpenCore", "codex": "Ogre CharacterCodex", "cyno": "Cyno's Role-Play"};
+
 export const CRITICAL_TYPES = [
   {"type": "slash", "title": "Slash Critical"},
   {"type": "impact", "title": "Impact Critical"},
@@ -106,6 +108,30 @@ export const ENCOUNTER = {
     }
   },
   "later_rulings": ["target_size", "ranged_parry"],
+  "scores": {
+    "opencore": {
+      "con": true,
+      "dex": true,
+      "hp": true,
+      "attack_skill": true,
+      "defense_skill": true,
+      "str": false,
+      "hp_max": false,
+      "armor": false,
+      "toughness": false,
+      "fortitude": false
+    },
+    "cyno": {
+      "reflex": true,
+      "coordination": true,
+      "stress": true,
+      "actions": true,
+      "dp": true,
+      "dp_max": false,
+      "weaponry_skill": false,
+      "hand_to_hand_skill": false
+    }
+  },
   "fields": {
     "common": {
       "id": {"kind": "str"},
@@ -528,4 +554,4 @@ export const COMMANDS = {
   "table": {"name": {"type": "str", "required": true, "positional": true}}
 };
 
-export const FACTS = { abilities: ABILITIES, character: CHARACTER, character_rulings: CHARACTER_RULINGS, critical_types: CRITICAL_TYPES, encounter: ENCOUNTER, limits: LIMITS, commands: COMMANDS };
+export const FACTS = { abilities: ABILITIES, character: CHARACTER, character_rulings: CHARACTER_RULINGS, rule_set_names: RULE_SET_NAMES, critical_types: CRITICAL_TYPES, encounter: ENCOUNTER, limits: LIMITS, commands: COMMANDS };

@@ -84,7 +84,7 @@ export function shareLink(siteRoot, pagePath, schema, state) {
 }
 
 // The longest link a result is offered with: relative to the site's root, as the roll log keeps
-// it (kept.js checkRoll: at most 1,000 characters).
+// it (kept/schema.js checkRoll reads it from here).
 export const MAX_LINK = 1000;
 
 /**

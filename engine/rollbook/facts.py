@@ -1,6 +1,6 @@
 """The engine's facts that the widgets and the build's hooks need, read from where each is defined.
 
-The abilities and a character's ranges, the rulings a character or an encounter carries with
+The abilities and a character's ranges, the rule sets' names, the rulings a character or an encounter carries with
 their choices, the critical types, an encounter's fields and limits, the engine's request and
 expression limits, and every command's parameters: one JSON-able value (``facts()``). The hooks import it; the widgets import
 ``widgets/facts.js``, this value written out as JavaScript (``js_module()``) and committed, so
@@ -22,9 +22,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rollbook import rulings, tables
+from rollbook import rule_sets, rulings, tables
 from rollbook.api import MAX_REQUEST_CHARS, commands_schema
 from rollbook.dice.limits import MAX_CHARS
+from rollbook.encounter import cyno as cyno_encounter
+from rollbook.encounter import opencore as opencore_encounter
 from rollbook.encounter import shape
 from rollbook.systems import opencore
 
@@ -87,6 +89,8 @@ def _encounter() -> Facts:
         "rulings": {rules: {name: _ruling(name, choices) for name, choices in known.items()}
                     for rules, known in shape.RULINGS.items()},
         "later_rulings": list(shape.LATER_RULINGS),
+        # the scores `encounter add` takes by rule set, each with whether it must be given (or typical)
+        "scores": {"opencore": dict(opencore_encounter.SCORES), "cyno": dict(cyno_encounter.SCORES)},
         "fields": {"common": {name: _field(f) for name, f in shape.COMMON_FIELDS.items()},
                    **{rules: {name: _field(f) for name, f in fields.items()} for rules, fields in shape.FIELDS.items()}},
         "effects": {kind: {"ends": list(shape.EFFECT_ENDS[kind]), "fields": {name: _field(f) for name, f in fields.items()}}
@@ -103,6 +107,7 @@ def facts() -> Facts:
         "character": {"score_low": opencore.ABILITY_FLOOR, "score_high": opencore.ABILITY_HIGH, "rolled_low": opencore.ABILITY_LOW,
                       "hp_roll_low": opencore.D100[0], "hp_roll_high": opencore.D100[-1]},
         "character_rulings": _character_rulings(commands),
+        "rule_set_names": dict(rule_sets.RULE_SETS),  # each rule set's name, as its document gives it
         "critical_types": [{"type": kind, "title": tables.get(f"opencore.critical.{kind}").title}
                            for kind in tables.CRITICAL_TYPES],
         "encounter": _encounter(),

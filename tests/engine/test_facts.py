@@ -17,7 +17,21 @@ FACTS = facts.facts()
 def test_the_facts_are_plain_json_and_the_same_each_time() -> None:
     assert json.loads(json.dumps(FACTS)) == FACTS
     assert facts.facts() == FACTS
-    assert list(FACTS) == ["abilities", "character", "character_rulings", "critical_types", "encounter", "limits", "commands"]
+    assert list(FACTS) == ["abilities", "character", "character_rulings", "rule_set_names", "critical_types", "encounter",
+                           "limits", "commands"]
+
+
+def test_rule_sets_are_named_as_their_documents_name_them_and_an_encounters_are_among_them() -> None:
+    assert FACTS["rule_set_names"]["cyno"] == "Cyno's Role-Play"
+    assert set(FACTS["encounter"]["rule_sets"]) <= set(FACTS["rule_set_names"])
+
+
+def test_an_encounters_scores_are_those_encounter_add_takes_and_its_combatants_keep() -> None:
+    scores = FACTS["encounter"]["scores"]
+    assert list(scores) == FACTS["encounter"]["rule_sets"]
+    assert [name for name, required in scores["opencore"].items() if required] == ["con", "dex", "hp", "attack_skill", "defense_skill"]
+    for rules, known in scores.items():
+        assert set(known) <= set(FACTS["encounter"]["fields"][rules]), rules
 
 
 def test_abilities_are_the_seeds_in_its_order_with_their_names() -> None:

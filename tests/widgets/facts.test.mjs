@@ -36,19 +36,44 @@ test("the facts are one value with each named export in it, and the kept state r
   for (const [name, r] of Object.entries(CHARACTER_RULINGS)) assert.deepEqual(COMMANDS["opencore character"][name].choices, r.choices);
 });
 
-// The encounter's start form words each ruling's choices (widgets/elements/encounter/start.js,
-// START_CHOICES): its values and ruling ids must be the engine's, or a start would be refused.
+// The encounter's start form (widgets/elements/encounter/start.js) builds its choices from the
+// facts and only words them (WORDS: a label, then each value's words). Every value the engine
+// takes must have its words, and no value or ruling id may be typed there again.
 // Read as text: the element modules import lit-html from the bundle's vendor path, not Node's.
-test("the encounter's start form offers each ruling's choices as the engine has them", () => {
+test("the encounter's start form words every choice the engine takes, and types none of them", () => {
   const source = readFileSync(join(widgets, "elements/encounter/start.js"), "utf8");
-  const entries = [...source.matchAll(/\{ name: "([a-z_]+)", label: "[^"]*",(?: ruling: "([a-z-]+)",)? options: \[(.*?)\] \}/g)];
-  const form = Object.fromEntries(entries.map(([, name, ruling, options]) => [name, { ruling: ruling ?? null, choices: [...options.matchAll(/\["([^"]+)", "/g)].map((m) => m[1]) }]));
-  assert.ok(Object.keys(form).length >= 10, `only ${Object.keys(form).length} choices read from start.js: is the pattern still its shape?`);
+  const words = Object.fromEntries([...source.matchAll(/^  ([a-z_]+): \["[^"]+", \{(.*)\}\],$/gm)]
+    .map(([, name, values]) => [name, [...values.matchAll(/"?([a-z-]+)"?: "/g)].map((m) => m[1])]));
+  assert.ok(Object.keys(words).length >= 10, `only ${Object.keys(words).length} choices read from start.js: is the pattern still its shape?`);
   for (const rules of ENCOUNTER.rule_sets) {
     for (const [name, ruling] of Object.entries(ENCOUNTER.rulings[rules])) {
-      assert.deepEqual(form[name], { ruling: ruling.ruling, choices: ruling.choices }, `${rules}: ${name}`);
+      for (const choice of ruling.choices) assert.ok(words[name]?.includes(choice), `${rules}: ${name} ${choice} has no words`);
+    }
+    for (const choice of ENCOUNTER.initiative[rules]) {
+      if (ENCOUNTER.initiative[rules].length > 1) assert.ok(words.initiative.includes(choice), `${rules}: initiative ${choice}`);
     }
   }
-  const initiative = [...new Set(ENCOUNTER.rule_sets.flatMap((rules) => ENCOUNTER.initiative[rules]))];
-  assert.ok(form.initiative.choices.every((choice) => initiative.includes(choice)), "an initiative the engine does not roll");
+  assert.doesNotMatch(source, /ruling: "|options: \[\[|value: "opencore"/, "a ruling id or a choice list typed in start.js");
+});
+
+// Lists the engine has, typed again in a widget: each found once and taken out (issue 40).
+test("no widget types the effect kinds, the rule sets' names or the roll log's link limit again", () => {
+  const read = (file) => readFileSync(join(widgets, file), "utf8");
+  assert.doesNotMatch(read("elements/encounter/combatant.js"), /"stumble", "dropped-weapon"/, "effect kinds typed in combatant.js");
+  for (const file of modules(widgets).filter((f) => !f.endsWith("facts.js"))) {
+    assert.doesNotMatch(readFileSync(file, "utf8"), /label: "Cyno's Role-Play"/, `${relative(widgets, file)} names a rule set itself`);
+  }
+  assert.doesNotMatch(read("kept/schema.js"), /max: 1000\b/, "the link limit typed in kept/schema.js");
+});
+
+// The typed "add a combatant" form's scores are ones `encounter add` takes for its rule set.
+test("the encounter's add form asks for scores the engine takes", () => {
+  const source = readFileSync(join(widgets, "elements/encounter/add.js"), "utf8");
+  for (const [rules, list] of [["opencore", "OPENCORE_FIELDS"], ["cyno", "CYNO_FIELDS"]]) {
+    const body = source.match(new RegExp(`const ${list} = \\[([\\s\\S]*?)\\];`))[1];
+    const names = [...body.matchAll(/\["([a-z_]+)", "/g)].map((m) => m[1]);
+    assert.ok(names.length >= 5, `${list}: ${names}`);
+    for (const name of names) assert.ok(Object.hasOwn(ENCOUNTER.scores[rules], name), `${rules}: ${name} is not a score the engine takes`);
+    for (const [name, required] of Object.entries(ENCOUNTER.scores[rules])) if (required) assert.ok(names.includes(name), `${rules}: ${name} must be asked`);
+  }
 });

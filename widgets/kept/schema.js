@@ -6,6 +6,7 @@
 // checked as the engine checks it (encounter/shape.py), so nothing the page cannot draw reaches it.
 
 import { ABILITIES as ABILITY_FACTS, CHARACTER, CHARACTER_RULINGS as CHARACTER_RULING_FACTS, ENCOUNTER, LIMITS } from "../facts.js";
+import { MAX_LINK } from "../links.js"; // a roll's link to its tool page: the longest one offered
 import { migrated } from "./migrate.js";
 import { CHOOSE, describe } from "./words.js";
 
@@ -112,7 +113,7 @@ export function checkRoll(value, path = "roll") {
     total_text: text(value.total_text, `${path}.total_text`, { optional: true, max: 40 }), // exact, e.g. "7/2"
     text: text(value.text, `${path}.text`),
     page: text(value.page, `${path}.page`, { optional: true, max: 500 }),
-    link: text(value.link, `${path}.link`, { optional: true, max: 1000 }),
+    link: text(value.link, `${path}.link`, { optional: true, max: MAX_LINK }),
   };
 }
 

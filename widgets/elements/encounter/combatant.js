@@ -2,7 +2,7 @@
 // status, the actions when it is its turn, and its edits by hand (damage, healing, effects, …).
 
 import { html, nothing } from "../../element.js";
-import { CRITICAL_TYPES as CRITICALS } from "../../facts.js";
+import { COMMANDS, CRITICAL_TYPES as CRITICALS } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
 import { actionsView } from "./actions.js";
@@ -11,10 +11,10 @@ import { input, select } from "./fields.js";
 import { answerHere, outcomeLine } from "./log.js";
 
 const CRITICAL_TYPES = CRITICALS.map((critical) => critical.type);
-const EFFECTS = {
-  opencore: ["stun", "unconscious", "bloodloss", "location", "stumble", "dropped-weapon", "note"],
-  cyno: ["note"],
-};
+// The effects added by hand are those `encounter effect` takes; Cyno's rules have none of
+// OpenCore's, so a Cyno combatant is given a note.
+const HAND_EFFECTS = COMMANDS["encounter effect"].kind.choices;
+const EFFECTS = { opencore: HAND_EFFECTS, cyno: HAND_EFFECTS.filter((kind) => kind === "note") };
 const LOCATIONS = ["damaged", "severely damaged", "broken", "severed", "destroyed"];
 
 /** A combatant's edit form values, kept per combatant while the page is open. */

@@ -2,32 +2,39 @@
 
 import { ask } from "../../engine.js";
 import { html, nothing } from "../../element.js";
+import { ENCOUNTER, RULE_SET_NAMES } from "../../facts.js";
 import { select } from "./fields.js";
 
-/** The start form's choices: the values `encounter start` takes, in words (the rulings page has
- *  each ruling in full; the first option is the ruling, the second its alternative). */
-export const RULES = [
-  { value: "opencore", label: "OpenCore" },
-  { value: "cyno", label: "Cyno's Role-Play" },
-];
+/** The rule sets an encounter is played by (the engine's, in its order), by their names. */
+export const RULES = ENCOUNTER.rule_sets.map((rules) => ({ value: rules, label: RULE_SET_NAMES[rules] }));
 
-export const START_CHOICES = {
-  opencore: [
-    { name: "initiative", label: "Initiative", options: [["individual", "Individual (1d20 + modifiers)"], ["group", "Group (1d6 a side)"]] },
-    { name: "death_at", label: "Death", ruling: "opencore-death-threshold", options: [["negative-con", "Dead at minus CON"], ["zero", "Dead at 0 HP"]] },
-    { name: "bloodloss_at", label: "Bleeding is lost", ruling: "opencore-bloodloss-timing", options: [["end-of-round", "At the end of the round"], ["own-turn", "On the bleeder's own turn"]] },
-    { name: "rounds_count", label: "Stun and unconscious", ruling: "opencore-effect-rounds", options: [["after-dealt", "N rounds after the round dealt"], ["dealt-round", "The round dealt counts"]] },
-    { name: "str_damage", label: "+STR in damage", ruling: "opencore-str-damage", options: [["modifier", "The Strength modifier"], ["score", "The Strength score"]] },
-    { name: "dex_modifier", label: "DEX in initiative", ruling: "opencore-dex-modifier", options: [["centred", "(DEX - 50) / 10"], ["none", "No modifier"]] },
-  ],
-  cyno: [
-    { name: "impossible_dodge", label: "A dodge that cannot work", ruling: "cyno-impossible-dodge", options: [["costs-action", "Still costs its action"], ["free", "Costs nothing"]] },
-    { name: "failed_skilled_parry", label: "A failed skilled parry", ruling: "cyno-parry-with-skill", options: [["free", "Costs no action"], ["action", "Costs an action"]] },
-    { name: "aim_lines", label: "Aiming", ruling: "cyno-aim-and-natural-lines", options: [["natural", "Raises the total only"], ["aimed", "Counts for the natural lines"]] },
-    { name: "target_size", label: "Large and small target", ruling: "cyno-large-and-small-target", options: [["one", "One or the other"], ["both", "Both may apply"]] },
-    { name: "ranged_parry", label: "What can be parried", ruling: "cyno-parry-blows-only", options: [["blow-only", "Hand-to-hand blows only"], ["allowed", "Any attack"]] },
-  ],
+// The start form's words for each choice the engine takes (its label, then each value's words;
+// the rulings page has each ruling in full). Names, values, ruling ids and order are the engine's.
+const WORDS = {
+  initiative: ["Initiative", { individual: "Individual (1d20 + modifiers)", group: "Group (1d6 a side)" }],
+  death_at: ["Death", { "negative-con": "Dead at minus CON", zero: "Dead at 0 HP" }],
+  bloodloss_at: ["Bleeding is lost", { "end-of-round": "At the end of the round", "own-turn": "On the bleeder's own turn" }],
+  rounds_count: ["Stun and unconscious", { "after-dealt": "N rounds after the round dealt", "dealt-round": "The round dealt counts" }],
+  str_damage: ["+STR in damage", { modifier: "The Strength modifier", score: "The Strength score" }],
+  dex_modifier: ["DEX in initiative", { centred: "(DEX - 50) / 10", none: "No modifier" }],
+  impossible_dodge: ["A dodge that cannot work", { "costs-action": "Still costs its action", free: "Costs nothing" }],
+  failed_skilled_parry: ["A failed skilled parry", { free: "Costs no action", action: "Costs an action" }],
+  aim_lines: ["Aiming", { natural: "Raises the total only", aimed: "Counts for the natural lines" }],
+  target_size: ["Large and small target", { one: "One or the other", both: "Both may apply" }],
+  ranged_parry: ["What can be parried", { "blow-only": "Hand-to-hand blows only", allowed: "Any attack" }],
 };
+
+function choice(name, values, ruling) {
+  const [label, words] = WORDS[name];
+  return { name, label, ...(ruling ? { ruling } : {}), options: values.map((value) => [value, words[value]]) };
+}
+
+/** The start form's choices: the values `encounter start` takes, in words (the first option is
+ *  the ruling, the second its alternative); initiative only where the rule set rolls it more than one way. */
+export const START_CHOICES = Object.fromEntries(RULES.map(({ value: rules }) => [rules, [
+  ...(ENCOUNTER.initiative[rules].length > 1 ? [choice("initiative", ENCOUNTER.initiative[rules])] : []),
+  ...Object.entries(ENCOUNTER.rulings[rules]).map(([name, r]) => choice(name, r.choices, r.ruling)),
+]]));
 
 /** The start form's values: each choice at its ruling (the first option). */
 export function startValues(rules = "opencore") {

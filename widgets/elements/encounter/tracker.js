@@ -404,7 +404,7 @@ class EncounterTracker extends RollbookElement {
  *  here: a state with no turn order, no rulings or a log entry that is none stopped the page with
  *  "Cannot read properties of undefined" (issue 39). */
 function unreadable(enc) {
-  if (!Object.hasOwn(START_CHOICES, enc.rules) || !RULES.some((r) => r.value === enc.rules)) return "its rules are neither OpenCore nor Cyno's Role-Play";
+  if (!Object.hasOwn(START_CHOICES, enc.rules) || !RULES.some((r) => r.value === enc.rules)) return `its rules are neither ${RULES.map((r) => r.label).join(" nor ")}`;
   if (!Array.isArray(enc.order)) return "its turn order is missing";
   if (typeof enc.rulings !== "object" || enc.rulings === null || Array.isArray(enc.rulings)) return "its rulings are missing";
   if (!Array.isArray(enc.log) || !enc.log.every((e) => typeof e === "object" && e !== null && !Array.isArray(e))) return "its log has an entry that is not one";
