@@ -132,6 +132,7 @@ export const ENCOUNTER = {
       "hand_to_hand_skill": false
     }
   },
+  "unarmed": "Hand to Hand",
   "fields": {
     "common": {
       "id": {"kind": "str"},

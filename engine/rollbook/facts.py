@@ -91,6 +91,7 @@ def _encounter() -> Facts:
         "later_rulings": list(shape.LATER_RULINGS),
         # the scores `encounter add` takes by rule set, each with whether it must be given (or typical)
         "scores": {"opencore": dict(opencore_encounter.SCORES), "cyno": dict(cyno_encounter.SCORES)},
+        "unarmed": opencore_encounter.HAND_TO_HAND,  # an OpenCore combatant's weapon when none is named
         "fields": {"common": {name: _field(f) for name, f in shape.COMMON_FIELDS.items()},
                    **{rules: {name: _field(f) for name, f in fields.items()} for rules, fields in shape.FIELDS.items()}},
         "effects": {kind: {"ends": list(shape.EFFECT_ENDS[kind]), "fields": {name: _field(f) for name, f in fields.items()}}

@@ -7,6 +7,7 @@
 
 import { ask } from "../../engine.js";
 import { html, nothing } from "../../element.js";
+import { ENCOUNTER } from "../../facts.js";
 import { newId } from "../../kept.js";
 import { labelled } from "../../field-problem.js";
 import { clip, kept, SITE_ROOT } from "../../session.js";
@@ -17,7 +18,7 @@ import { answerHere } from "./log.js";
 
 export const ADD_BLANK = {
   name: "", side: "foes", hp: "", con: "", dex: "", str: "", attack_skill: "", defense_skill: "",
-  toughness: "", weapon: "Hand to Hand", armor_name: "", reflex: "", coordination: "", stress: "", actions: "",
+  toughness: "", weapon: ENCOUNTER.unarmed, armor_name: "", reflex: "", coordination: "", stress: "", actions: "",
   dp: "", cyno_weapon: "", weaponry_skill: "", template: false,
 };
 
