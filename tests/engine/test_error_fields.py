@@ -147,7 +147,7 @@ def test_an_encounter_combatant_names_each_missing_score() -> None:
     bad = refusal("encounter add", {"encounter": opencore_encounter(), "name": "Orc", "side": "orcs",
                                     "score": {"hp": 20, "con": 30, "dex": 500, "attack_skill": 40, "defense_skill": 20,
                                               "str": 50}})
-    assert bad["fields"] == ["score.dex"] and bad["message"].startswith("must be between 0 and 100")
+    assert bad["fields"] == ["score.dex"] and bad["message"].startswith("500 is out of range; enter a whole number from 0 to 100")
 
 
 def test_encounter_damage_names_the_amount_and_the_critical_table() -> None:

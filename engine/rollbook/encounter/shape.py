@@ -8,6 +8,7 @@ Every field is listed here once, as data; a problem is reported with its path
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -119,66 +120,138 @@ def effect(kind: str, dealt: int, *, rounds: int | None = None, **fields: Any) -
 
 NEW = "the combatant"  # the path of a combatant being added: its problems are the arguments' own
 
+# What the page calls each field (add.js's labels), so a problem reads as the page's words, not a path.
+LABELS: dict[str, str] = {
+    "id": "id", "name": "name", "side": "side", "initiative": "initiative", "hp": "HP", "hp_max": "most HP",
+    "con": "CON", "dex": "DEX", "str": "STR", "armor": "armor rating", "armor_name": "armor",
+    "toughness": "Toughness", "fortitude": "Fortitude", "attack_skill": "Attack skill",
+    "defense_skill": "Defense skill", "weapon": "weapon", "stabilized": "stabilized", "acted": "acted this round",
+    "reflex": "Reflex", "coordination": "Coordination", "stress": "Stress", "actions": "Actions",
+    "actions_left": "actions left", "weaponry_skill": "Weaponry skill %", "hand_to_hand_skill": "Hand-to-hand skill %",
+    "weapon_damage": "weapon damage", "weapon_level": "weapon's level", "static": "static damage", "level": "level",
+    "dp": "DP", "dp_max": "most DP", "effects": "effects", "kind": "kind", "rounds": "rounds left",
+    "dealt": "round dealt", "ends": "end", "hp_per_round": "HP lost each round", "location": "location",
+    "skill_penalty": "skill penalty", "defense_penalty": "defense penalty", "against": "target",
+    "misses_turn": "misses its turn", "after": "holding for", "text": "text",
+    # the encounter's own
+    "encounter": "version", "rules": "rule set", "rulings": "rulings", "round": "round", "turn": "turn",
+    "order": "turn order", "combatants": "combatants", "log": "log", "logged": "log count",
+}
+RULING_WORDS: dict[str, str] = {  # the rulings as the start form's headings say them
+    "death_at": "death", "bloodloss_at": "when bleeding is lost", "rounds_count": "how a stun's rounds count",
+    "str_damage": "Strength in weapon damage", "dex_modifier": "the Dexterity modifier",
+    "impossible_dodge": "a dodge ruled out", "failed_skilled_parry": "parrying with skill", "aim_lines": "aiming",
+    "target_size": "large and small targets", "ranged_parry": "parrying a missile",
+}
+_STEP = re.compile(r"\.([a-z_]+)|\[(\d+)\]")
 
-def fail(path: str, message: str, hint: str | None = None) -> RollbookError:
+
+def place(path: str, enc: Any = None) -> str:
+    """``encounter.combatants[1].hp`` as the page says it: "Goblin's HP" (the combatant's name when
+    the encounter gives one, else "Combatant 2"); ``encounter`` alone: "The encounter"."""
+    root = re.split(r"[.\[]", path, maxsplit=1)[0]
+    said, holder = f"The {root.removeprefix('the ')}", enc
+    for name, index in ((m.group(1), m.group(2)) for m in _STEP.finditer(path[len(root):])):
+        if index is not None:
+            item = holder[int(index)] if isinstance(holder, list) and int(index) < len(holder) else None
+            own = item.get("name") if isinstance(item, dict) else None
+            if said.endswith("combatants"):
+                said = own if isinstance(own, str) and 0 < len(own) <= LONGEST_TEXT else f"Combatant {int(index) + 1}"
+            else:
+                said = f"{said.removesuffix('s')} {int(index) + 1}"
+            holder = item
+            continue
+        if said.endswith("rulings"):
+            said = f"The ruling on {RULING_WORDS.get(name, name.replace('_', ' '))}"
+        elif said == "The encounter" and name in ("round", "turn"):
+            said = f"The {name}"
+        else:
+            said = f"{said}'s {LABELS.get(name, name.replace('_', ' '))}"
+        holder = holder.get(name) if isinstance(holder, dict) else None
+    return said
+
+
+def fail(path: str, message: str, hint: str | None = None, enc: Any = None) -> RollbookError:
     """A problem at ``path``: in a new combatant, about its field (``score`` names the
-    command's argument), else in the encounter given, named by its path."""
+    command's argument; the page shows the message by that field's label), else in the
+    encounter given, named as the page says it (``place``)."""
     if path.startswith(NEW + "."):
         return RollbookError(message, hint=hint, fields=(path[len(NEW) + 1:].split(".")[0].split("[")[0],))
-    return RollbookError(f"{path}: {message}", hint=hint, fields=("encounter",))
+    joined = " " if message.split(" ", 1)[0] in ("is", "are", "has", "was", "must") else ": "
+    return RollbookError(f"{place(path, enc)}{joined}{message}", hint=hint, fields=("encounter",))
 
 
-def _value(path: str, value: Any, field: Field) -> None:
+def _number(n: int) -> str:
+    return f"{n:,}"
+
+
+def _enter(field: Field) -> str:
+    """What to enter in a field of this kind, with an example inside its range."""
+    if field.kind == "int":
+        example = min(max(12, field.low), field.high)
+        return f"enter a whole number from {_number(field.low)} to {_number(field.high)}, such as {example}"
+    if field.kind == "bool":
+        return "choose yes or no"
+    if field.choices is not None:
+        return "choose one of: " + ", ".join(field.choices)
+    return f"enter text of at most {LONGEST_TEXT} characters"
+
+
+def _value(path: str, value: Any, field: Field, enc: Any = None) -> None:
     if value is None:
         if not field.nullable:
-            raise fail(path, "is missing", "every field needs a value")
+            raise fail(path, f"is missing; {_enter(field)}", enc=enc)
         return
     ok = {"int": type(value) is int, "str": type(value) is str, "bool": type(value) is bool}[field.kind]
-    if not ok:
-        wanted = {"int": "a whole number", "str": "text", "bool": "yes or no"}[field.kind]
-        raise fail(path, f"must be {wanted}, not {quoted(value)}")
+    if not ok:  # the value itself is not shown: it may be anything a file holds
+        raise fail(path, _enter(field), enc=enc)
     if field.kind == "int" and not field.low <= value <= field.high:
-        raise fail(path, f"must be between {field.low} and {field.high}, not {value}")
+        raise fail(path, f"{_number(value) if abs(value) < BIG * 1000 else 'that number'} is out of range; "
+                   f"{_enter(field)}", enc=enc)
     if field.kind == "str" and len(value) > LONGEST_TEXT:
-        raise fail(path, f"is longer than {LONGEST_TEXT} characters")
+        raise fail(path, f"is longer than {LONGEST_TEXT} characters; enter at most {LONGEST_TEXT}", enc=enc)
     if field.choices is not None and value not in field.choices:
-        raise fail(path, f"cannot be {quoted(value)}", "one of: " + ", ".join(field.choices))
+        raise fail(path, _enter(field), enc=enc)
 
 
-def _object(path: str, value: Any, fields: dict[str, Field], *, extra: tuple[str, ...] = ()) -> None:
+def _object(path: str, value: Any, fields: dict[str, Field], *, extra: tuple[str, ...] = (), enc: Any = None) -> None:
     if not isinstance(value, dict):
-        raise fail(path, f"must be a set of named values, not {quoted(value)}")
+        raise fail(path, "is not in the form Rollbook keeps it", "start a new encounter", enc=enc)
     for name, field in fields.items():
         if name not in value:
-            raise fail(path, f"needs {quoted(name)}", f"fields: {', '.join(fields)}")
-        _value(f"{path}.{name}", value[name], field)
-    unknown = sorted(set(value) - set(fields) - set(extra))
-    if unknown:
-        raise fail(path, f"has an unknown field {quoted(unknown[0])}", f"fields: {', '.join(list(fields) + list(extra))}")
+            raise fail(f"{path}.{name}", f"is missing; {_enter(field)}", enc=enc)
+        _value(f"{path}.{name}", value[name], field, enc)
+    if set(value) - set(fields) - set(extra):  # its name is not shown: a file's key may be anything
+        raise fail(path, "has a value this version of Rollbook does not know",
+                   "start a new encounter, or bring back one kept by this version", enc=enc)
 
 
-def check_effect(path: str, value: Any) -> None:
-    if not isinstance(value, dict) or value.get("kind") not in EFFECT_FIELDS:
-        kind = value.get("kind") if isinstance(value, dict) else value
-        raise fail(path, f"unknown effect {quoted(kind)}", "kinds: " + ", ".join(EFFECT_FIELDS))
+def check_effect(path: str, value: Any, enc: Any = None) -> None:
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str) or value["kind"] not in EFFECT_FIELDS:
+        kind = value.get("kind") if isinstance(value, dict) else None
+        known = isinstance(kind, str) and len(kind) <= LONGEST_TEXT
+        raise fail(path, f"is {quoted(kind)}, an effect Rollbook does not know" if known else "is not an effect Rollbook knows",
+                   "effects: " + ", ".join(k.replace("-", " ") for k in EFFECT_FIELDS), enc=enc)
     kind = value["kind"]
     fields = {"kind": Field("str"), "rounds": Field("int", 1, BIG, nullable=True), "dealt": Field("int", 0),
               "ends": Field("str", choices=EFFECT_ENDS[kind]), **EFFECT_FIELDS[kind]}
-    _object(path, value, fields)
+    _object(path, value, fields, enc=enc)
     if (value["rounds"] is None) == (value["ends"] == "rounds"):
-        raise fail(path, "a counted effect needs its rounds left, and only a counted one has them",
-                   'give "rounds" with "ends": "rounds", else "rounds": null')
+        raise fail(path, "an effect that counts down needs its rounds left, and only such an effect has them",
+                   "give the rounds left for one that ends when they run out, else none", enc=enc)
 
 
-def check_combatant(path: str, value: Any, rules: RuleSet) -> None:
-    _object(path, value, {**COMMON_FIELDS, **FIELDS[rules]}, extra=("effects",))
+def check_combatant(path: str, value: Any, rules: RuleSet, enc: Any = None) -> None:
+    _object(path, value, {**COMMON_FIELDS, **FIELDS[rules]}, extra=("effects",), enc=enc)
     effects = value.get("effects")
     if not isinstance(effects, list):
-        raise fail(f"{path}.effects", "must be a series of effects", "empty for none")
+        raise fail(f"{path}.effects", "are not in the form Rollbook keeps them", "none, or the effects it is under",
+                   enc=enc)
     for n, item in enumerate(effects):
-        check_effect(f"{path}.effects[{n}]", item)
+        check_effect(f"{path}.effects[{n}]", item, enc)
     if value.get("hp", 0) > value.get("hp_max", BIG) or value.get("dp", 0) > value.get("dp_max", BIG):
-        raise fail(path, "has more than its most hit (or damage) points")
+        raise fail(path, "has more than its most hit (or damage) points",
+                   "enter no more than its most HP (Cyno: DP)", enc=enc)
 
 
 TOP_FIELDS = ("encounter", "rules", "initiative", "rulings", "round", "turn", "order", "combatants", "log", "logged")
@@ -198,40 +271,47 @@ def checked(value: Any) -> Encounter:
 
 
 def check(value: Any) -> None:
-    """That ``value`` is a version-1 encounter; a RollbookError naming the path of the first
-    problem otherwise."""
+    """That ``value`` is a version-1 encounter; a RollbookError naming the first problem (as the
+    page says the field, ``place``) otherwise."""
     if not isinstance(value, dict):
-        raise fail("encounter", "is not an encounter", "start a new one")
-    if value.get("encounter") != VERSION:
-        raise fail("encounter.encounter", f"this engine reads encounter version {VERSION}, not {quoted(value.get('encounter'))}")
+        raise fail("encounter", "is not one Rollbook can read", "start a new one")
+    enc = value
+    version = value.get("encounter")
+    if version != VERSION:
+        newer = type(version) is int and version > VERSION
+        raise fail("encounter", "was kept by a newer version of Rollbook" if newer else "is not one Rollbook can read",
+                   "reload the page to get the newer version" if newer else "start a new one")
     rules = value.get("rules")
     if rules not in RULE_SETS:
-        raise fail("encounter.rules", f"cannot be {quoted(rules)}", "opencore or cyno")
+        raise fail("encounter.rules", "is neither OpenCore nor Cyno's Role-Play", "start a new encounter", enc=enc)
     for name in TOP_FIELDS:
         if name not in value:
-            raise fail("encounter", f"needs {quoted(name)}", "start a new one")
-    _object("encounter", value, _top_fields(rules), extra=("rulings", "order", "combatants", "log"))
+            raise fail(f"encounter.{name}", "is missing", "start a new encounter", enc=enc)
+    _object("encounter", value, _top_fields(rules), extra=("rulings", "order", "combatants", "log"), enc=enc)
     _object("encounter.rulings", value["rulings"],
-            {name: Field("str", choices=options) for name, options in RULINGS[rules].items()})
+            {name: Field("str", choices=options) for name, options in RULINGS[rules].items()}, enc=enc)
     combatants = value["combatants"]
     if not isinstance(combatants, list) or len(combatants) > MOST_COMBATANTS:
-        raise fail("encounter.combatants", f"must be a series of at most {MOST_COMBATANTS} combatants")
+        raise fail("encounter.combatants", f"are more than {MOST_COMBATANTS}, or not in the form Rollbook keeps them",
+                   f"keep at most {MOST_COMBATANTS}", enc=enc)
     for n, item in enumerate(combatants):
-        check_combatant(f"encounter.combatants[{n}]", item, rules)
+        check_combatant(f"encounter.combatants[{n}]", item, rules, enc)
     ids = [c["id"] for c in combatants]
     twice = next((i for i in ids if ids.count(i) > 1), None)
     if twice is not None:
-        raise fail("encounter.combatants", f"two combatants have the id {quoted(twice)}", "give each its own id")
+        raise fail("encounter.combatants", f"two of them have the same id {quoted(twice)}", "give each its own id",
+                   enc=enc)
     order = value["order"]
     if not isinstance(order, list) or any(i not in ids for i in order) or len(set(order)) != len(order):
-        raise fail("encounter.order", "must list combatant ids, each once", f"ids: {', '.join(ids) or 'none yet'}")
+        raise fail("encounter.order", "must name each combatant once", "roll initiative again", enc=enc)
     turn = value["turn"]
     if turn is not None and not 0 <= turn < len(order):
-        raise fail("encounter.turn", f"must point into the order (0 to {len(order) - 1}) or be empty")
+        raise fail("encounter.turn", "is not one of the turn order's", "start the round again", enc=enc)
     log = value["log"]
     if not isinstance(log, list) or len(log) > LOG_KEPT or not all(isinstance(e, dict) and isinstance(e.get("text"), str)
                                                                   for e in log):
-        raise fail("encounter.log", f"must be a series of at most {LOG_KEPT} entries, each with its text")
+        raise fail("encounter.log", f"must be at most {LOG_KEPT} entries, each with its words",
+                   "start a new encounter", enc=enc)
 
 
 def _top_fields(rules: RuleSet) -> dict[str, Field]:
@@ -251,9 +331,9 @@ def new(rules: RuleSet, initiative: str, rulings: dict[str, str]) -> Encounter:
             raise RollbookError("this ruling belongs to the other rule set", hint="leave it out",
                                 fields=(name,))
         if value not in known[name]:
-            raise RollbookError(f"choose one of: {', '.join(known[name])}, not {quoted(value)}", fields=(name,))
+            raise RollbookError(f"choose one of: {', '.join(known[name])}", fields=(name,))
     if initiative not in INITIATIVE[rules]:
-        raise RollbookError(f"this rule set's initiative cannot be {quoted(initiative)}",
+        raise RollbookError("this rule set does not have that kind of initiative",
                             hint="one of: " + ", ".join(INITIATIVE[rules]), fields=("initiative",))
     return {"encounter": VERSION, "rules": rules, "initiative": initiative,
             "rulings": {name: rulings.get(name, options[0]) for name, options in known.items()},

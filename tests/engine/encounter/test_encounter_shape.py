@@ -15,20 +15,20 @@ from rollbook.encounter import shape
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda e: e.update(encounter=2), "encounter.encounter: this engine reads encounter version 1, not 2"),
-    (lambda e: e.pop("round"), "encounter: needs “round”"),
-    (lambda e: e["combatants"][1].update(hp="12"), "encounter.combatants[1].hp: must be a whole number, not “12”"),
-    (lambda e: e["combatants"][0].update(dex=101), "encounter.combatants[0].dex: must be between 0 and 100, not 101"),
-    (lambda e: e["combatants"][0].update(mana=3), "encounter.combatants[0]: has an unknown field “mana”"),
+    (lambda e: e.update(encounter=2), "The encounter was kept by a newer version of Rollbook"),
+    (lambda e: e.pop("round"), "The round is missing"),
+    (lambda e: e["combatants"][1].update(hp="12"), "Orc's HP: enter a whole number from -1,000,000 to 1,000,000"),
+    (lambda e: e["combatants"][0].update(dex=101), "Buck's DEX: 101 is out of range; enter a whole number from 0 to 100"),
+    (lambda e: e["combatants"][0].update(mana=3), "Buck has a value this version of Rollbook does not know"),
     (lambda e: e["combatants"][0]["effects"].append({"kind": "sleep"}),
-     "encounter.combatants[0].effects[0]: unknown effect “sleep”"),
+     "Buck's effect 1 is “sleep”, an effect Rollbook does not know"),
     (lambda e: e["combatants"][0]["effects"].append({"kind": "stun", "rounds": None, "dealt": 0, "ends": "rounds"}),
-     "encounter.combatants[0].effects[0]: a counted effect needs its rounds left"),
-    (lambda e: e["rulings"].update(death_at="never"), "encounter.rulings.death_at: cannot be “never”"),
-    (lambda e: e.update(order=["p1", "zz"]), "encounter.order: must list combatant ids, each once"),
-    (lambda e: e["combatants"][1].update(id="p1"), "encounter.combatants: two combatants have the id “p1”"),
+     "Buck's effect 1: an effect that counts down needs its rounds left"),
+    (lambda e: e["rulings"].update(death_at="never"), "The ruling on death: choose one of: negative-con, zero"),
+    (lambda e: e.update(order=["p1", "zz"]), "The encounter's turn order must name each combatant once"),
+    (lambda e: e["combatants"][1].update(id="p1"), "The encounter's combatants: two of them have the same id “p1”"),
 ])
-def test_a_bad_encounter_is_refused_with_the_path_of_the_problem(change, message):
+def test_a_bad_encounter_is_refused_naming_the_field_as_the_page_does(change, message):
     enc = opencore_fight()
     change(enc)
     assert refused("show", encounter=enc).startswith(message)

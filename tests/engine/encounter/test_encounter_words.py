@@ -1,0 +1,107 @@
+"""Hostile values walked through the encounter's commands (issue 39): every refusal the page can
+show is in a player's words, the field named as the page labels it, never a Python value, a JSON
+word or a dotted path, and it still names the field it is about (``fields``)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any, Iterator
+
+import pytest
+from encounter_helpers import BUCK, cyno_fight, opencore_fight, step
+
+from rollbook import api
+from rollbook.encounter import shape
+
+# test_error_fields's ENGINE_WORDS, and what a Python repr or a path looks like
+ENGINE_WORDS = re.compile(r"\b(JSON|object|list|dict|None|null|true|false|True|False|str|int|bool)\b"
+                          r"|\{'|'\}|\[\d*\]|\b[a-z_]{2,}\.[a-z_]{2,}|_|internal error|Error\b|\bnan\b|\binf\b")
+HOSTILE: list[Any] = [None, -5, 10**7, -(10**30), 1.5, "", "x" * 81, "12", {"a": 1}, [1, 2], [], True,
+                      {"__proto__": {"a": 1}}, "<img src=x onerror=alert(1)>"]
+
+
+def places(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every place inside an encounter that holds a value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield path + (key,)
+            yield from places(item, path + (key,))
+    elif isinstance(value, list):
+        for n, item in enumerate(value[:3]):
+            yield path + (n,)
+            yield from places(item, path + (n,))
+
+
+def put(enc: dict, path: tuple[Any, ...], value: Any) -> dict:
+    enc = copy.deepcopy(enc)
+    holder = enc
+    for key in path[:-1]:
+        holder = holder[key]
+    holder[path[-1]] = value
+    return enc
+
+
+def said(command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    """The refusal of one step, or None when it was done."""
+    answer = api.call({"command": f"encounter {command}", "args": args})
+    return None if answer["ok"] else answer["error"]
+
+
+def assert_player_words(error: dict[str, Any], what: Any) -> None:
+    message = error["message"] + " " + error.get("hint", "")
+    assert error["kind"] in ("input", "limit"), (what, error)
+    assert not ENGINE_WORDS.search(message), (what, message)
+    assert error.get("fields"), (what, error)
+
+
+def fights() -> list[dict]:
+    opencore = step(step(opencore_fight(), "next", seed=4), "effect", who="p1", kind="stun", rounds=2)
+    return [opencore, step(cyno_fight(), "next", seed=4)]
+
+
+@pytest.mark.parametrize("fight", fights(), ids=["opencore", "cyno"])
+def test_a_hostile_value_anywhere_in_a_kept_encounter_is_refused_in_a_players_words(fight: dict) -> None:
+    refusals = 0
+    for path in places(fight):
+        if path[0] == "log" and len(path) > 2:
+            continue  # a log entry's words other than its text are the engine's own record
+        for value in HOSTILE:
+            enc = put(fight, path, value)
+            for command, args in (("show", {}), ("next", {"seed": 1})):
+                error = said(command, {"encounter": enc, **args})
+                if error is not None:
+                    refusals += 1
+                    assert_player_words(error, (path, value, command))
+    assert refusals > 300
+
+
+@pytest.mark.parametrize("rules", ["opencore", "cyno"])
+def test_a_hostile_value_in_a_new_combatant_is_refused_by_its_field(rules: str) -> None:
+    enc = opencore_fight() if rules == "opencore" else cyno_fight()
+    score = dict(BUCK) if rules == "opencore" else {"reflex": 10, "coordination": 10, "stress": 10, "actions": 2, "dp": 30}
+    base = {"encounter": enc, "name": "Scout", "side": "foes", "score": score,
+            **({"weapon": "2d6"} if rules == "cyno" else {})}
+    refusals = 0
+    for name in [*score, "name", "side", "weapon"]:
+        for value in HOSTILE:
+            args = copy.deepcopy(base)
+            if name in score:
+                args["score"][name] = value
+            else:
+                args[name] = value
+            error = said("add", args)
+            if error is not None:
+                refusals += 1
+                assert_player_words(error, (name, value))
+    assert refusals > 40
+
+
+def test_a_number_out_of_range_says_what_to_enter_with_an_example() -> None:
+    error = said("show", {"encounter": put(opencore_fight(), ("combatants", 0, "initiative"), -(10**7))})
+    assert error is not None and error["message"] == (
+        "Buck's initiative: -10,000,000 is out of range; enter a whole number from -1,000,000 to 1,000,000, such as 12")
+    assert error["fields"] == ["encounter"]
+    error = said("show", {"encounter": put(opencore_fight(), ("combatants", 0, "name"), {"a": 1})})
+    assert error is not None and error["message"].startswith("Combatant 1's name: enter text of at most 80 characters")
+    assert shape.place("encounter.combatants[0].effects[1].rounds", opencore_fight()) == "Buck's effect 2's rounds left"
