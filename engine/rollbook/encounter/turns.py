@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from rollbook import rulings
 from rollbook.encounter.shape import (
-    EFFECT_FIELDS, LOG_KEPT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect,
+    EFFECT_FIELDS, LOG_KEPT, LONGEST_TEXT, MOST_COMBATANTS, Combatant, Effect, Encounter, Event, Step, check_effect, effect,
 )
 from rollbook.errors import RollbookError, quoted
 
@@ -66,9 +66,15 @@ def numbered(enc: Encounter, name: str) -> str:
     if name not in taken:
         return name
     base, n = re.sub(r" \d+$", "", name), 2
-    while f"{base} {n}" in taken:
+    while _with_number(base, n) in taken:
         n += 1
-    return f"{base} {n}"
+    return _with_number(base, n)
+
+
+def _with_number(base: str, n: int) -> str:
+    """``base n`` within the longest name: the base gives way, the number is kept whole."""
+    number = f" {n}"
+    return base[:LONGEST_TEXT - len(number)].rstrip() + number
 
 
 def add(enc: Encounter, combatant: Combatant, note: str = "") -> Step:

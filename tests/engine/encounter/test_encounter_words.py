@@ -105,3 +105,18 @@ def test_a_number_out_of_range_says_what_to_enter_with_an_example() -> None:
     error = said("show", {"encounter": put(opencore_fight(), ("combatants", 0, "name"), {"a": 1})})
     assert error is not None and error["message"].startswith("Combatant 1's name: enter text of at most 80 characters")
     assert shape.place("encounter.combatants[0].effects[1].rounds", opencore_fight()) == "Buck's effect 2's rounds left"
+
+
+def test_a_second_copy_of_the_longest_name_is_numbered_within_the_limit() -> None:
+    """A kept foe of an 80-character name tapped twice: its copy was named 82 characters and refused."""
+    name = "A" * (shape.LONGEST_TEXT - 1) + "b"
+    enc = step(opencore_fight(), "add", name=name, side="foes", score=BUCK)
+    for n in (2, 3):
+        enc = step(enc, "add", name=name, side="foes", score=BUCK)
+        copy_name = enc["combatants"][-1]["name"]
+        assert len(copy_name) == shape.LONGEST_TEXT and copy_name.endswith(f" {n}"), copy_name
+        assert copy_name.startswith("A" * (shape.LONGEST_TEXT - 3))
+    for n in range(4, 11):  # the number grows a digit: the base gives way again
+        enc = step(enc, "add", name=name, side="foes", score=BUCK)
+    assert enc["combatants"][-1]["name"] == "A" * (shape.LONGEST_TEXT - 3) + " 10"
+    assert len({c["name"] for c in enc["combatants"]}) == len(enc["combatants"])
