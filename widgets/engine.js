@@ -23,6 +23,7 @@
 // content="pyodide/<hash>/"> (hooks/pyodide_bundle.py), a folder holding the worker and all it
 // loads. So a page of one deploy never pairs with an engine or lockfile of another.
 
+import { limit, runsLong, Watchdog } from "./engine-start.js";
 import { whenIdle } from "./idle.js";
 
 let worker = null;
@@ -53,45 +54,18 @@ function setStatus(state, { message = null, detail = null, via = null, why = nul
   for (const watcher of watchers) watcher(status);
 }
 
-// Faults. A dedicated worker that is terminated, or hangs, sends nothing: no error event, no
-// answer. So the page watches for silence: whenever it waits for the worker (a request, or the
-// heartbeat's ping while idle), the worker must say something within a limit, or it is taken
-// for gone. The limits, in milliseconds (a test may set globalThis.rollbookEngineLimits = {answer:
-// 1000, ...} before the page's scripts run, so a fault takes seconds to show, not minutes):
-const LIMITS = {
-  // From a worker's start to "ready": a first visit over a slow link downloads about 13 MB.
-  start: 90_000,
-  // An ordinary answer once ready: the engine's caps keep each well under a second
-  // (engine/rollbook/dice/limits.py), so this is a phone many times slower, busy with other tabs.
-  answer: 20_000,
-  // An estimate (prob with `estimate`: up to 10,000 seeded rolls) takes a second or two in a
-  // browser, the slowest answer the engine gives on purpose.
-  long: 60_000,
-  // An idle worker's reply to a ping, and how often one is sent while the page is in view.
-  pong: 10_000,
-  heartbeat: 10_000,
-};
-const limit = (name) => globalThis.rollbookEngineLimits?.[name] ?? LIMITS[name];
-const runsLong = (request) => request?.args?.estimate !== undefined;
-
+// Faults: a worker that dies or goes silent is noticed by the watchdog (widgets/engine-start.js,
+// its limits and why), which calls back here to start over or say it failed.
 let startedAt = 0; // when the worker in `worker` was started or adopted
-let watchdog = null; // fires when the worker has been silent too long
+const watchdog = new Watchdog((why) => (why === "start" ? tooSlowToStart()
+  : stopped(why === "answer" ? "no answer in time" : "no reply to a ping")));
 let heartbeat = null;
 let pinged = false; // a ping is out and its pong not back
 
 /** (Re)arm the watchdog after every sign of life, and whenever the page starts waiting. */
 function watch() {
-  clearTimeout(watchdog);
-  watchdog = null;
-  if (worker === null) return;
-  if (status.state === "starting") {
-    watchdog = setTimeout(tooSlowToStart, Math.max(0, startedAt + limit("start") - performance.now()));
-  } else if (pending.size) {
-    const long = [...pending.values()].some(({ request }) => runsLong(request));
-    watchdog = setTimeout(() => stopped("no answer in time"), limit(long ? "long" : "answer"));
-  } else if (pinged) {
-    watchdog = setTimeout(() => stopped("no reply to a ping"), limit("pong"));
-  }
+  if (worker === null) return watchdog.disarm();
+  watchdog.arm({ state: status.state, startedAt, waiting: [...pending.values()].map(({ request }) => request), pinged });
 }
 
 /** While the page is in view, a ready, idle worker is pinged now and then: one that is gone is
@@ -142,7 +116,7 @@ function drop() {
   worker?.terminate();
   worker = null;
   pinged = false;
-  clearTimeout(watchdog);
+  watchdog.disarm();
   clearTimeout(heartbeat);
 }
 
