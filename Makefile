@@ -74,8 +74,9 @@ test: setup $(VENDOR)/.installed chromium
 	$(PY) -m mypy engine/rollbook hooks
 	node --test tests/widgets/  # the widgets' pure modules (kept state, share links)
 	@# two workers, each with its own Chromium; tests go out one at a time, the browser tests first
-	@# (tests/browser/conftest.py), so the short ones fill in at the end
-	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup tests/engine tests/pyodide tests/site \
+	@# (tests/browser/conftest.py), so the short ones fill in at the end; the 25 slowest are named
+	@# at the end of the output, for whoever works on the suite's time (benchmarks/README.md)
+	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup --durations=25 tests/engine tests/pyodide tests/site \
 	  tests/browser tests/test_workflows.py
 	ROLLBOOK_SITE=site node tests/pyodide/run.mjs
 
