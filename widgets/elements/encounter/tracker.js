@@ -43,6 +43,7 @@ class EncounterTracker extends RollbookElement {
     this.problem = null; // the last step's refusal: {form, message, fields} (form null: the page's own)
     this.busy = false;
     this.ended = null; // after "End encounter": the function that brings it back
+    this.endedFight = null; // and the encounter it ended
     this.start = startValues();
     this.add = { ...ADD_BLANK };
     this.edits = {}; // id -> the combatant's edit form values
@@ -316,6 +317,7 @@ class EncounterTracker extends RollbookElement {
 
   #end() {
     return this.locked(async () => {
+      this.endedFight = kept.encounter; // to tell, on Bring it back, whether it is this one that came back
       this.ended = kept.clearEncounter();
       this.step = null;
       this.problem = null;
@@ -326,9 +328,19 @@ class EncounterTracker extends RollbookElement {
 
   bringBack() {
     return this.locked(async () => {
-      this.ended?.();
+      const ended = this.endedFight;
+      await this.ended?.(); // the store brings it back only where no encounter is kept (another tab's is never replaced)
+      const now = kept.encounter;
+      if (now && ended && now.updated !== ended.updated) {
+        // another tab started or brought back an encounter meanwhile: that one is kept and shown, never replaced
+        this.refused(null, { message: NOT_BROUGHT_BACK });
+        this.said = "Not brought back.";
+      } else {
+        this.problem = null;
+        this.said = "Encounter brought back.";
+      }
       this.ended = null;
-      this.said = "Encounter brought back.";
+      this.endedFight = null;
       this.update();
     });
   }
@@ -398,6 +410,9 @@ class EncounterTracker extends RollbookElement {
       </div>`;
   }
 }
+
+const NOT_BROUGHT_BACK = "Not brought back: another tab has kept an encounter since this one was ended, and it is the one shown here; "
+  + "the ended one was not put over it.";
 
 /** Why the page cannot draw the kept encounter state `enc`, in a player's words, or null. What is
  *  kept is checked when it is read (kept.js checkEncounterState), but not yet every part drawn

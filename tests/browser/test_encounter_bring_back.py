@@ -1,0 +1,71 @@
+"""Bring it back after another tab kept an encounter (issue 39): the tab that ended its encounter
+says it was not brought back and shows the other tab's, which is kept as it was, never replaced."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from browserkit import ENGINE_TIMEOUT_MS
+from test_encounter_faults import KEY, a_fight, kept_fight, open_fight, watch_errors
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
+
+
+def test_bring_it_back_not_heard_of_the_other_tabs_encounter_is_refused_and_replaces_nothing(phone, base_url: str) -> None:
+    here = phone.new_page()
+    errors = watch_errors(here)
+    open_fight(here, base_url, a_fight())
+    end(here)
+    # the other tab's encounter written at the same instant as the tap (a page gets no storage event
+    # for its own write): this tab has not heard of it when Bring it back runs
+    other = {**a_fight(("Kristine", "Sid")), "updated": "2026-12-02T00:00:00.000Z"}
+    here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
+      [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'Bring it back').click(); }}""",
+                  other)
+    expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not kept: another tab"), timeout=ENGINE_TIMEOUT_MS)
+    assert [c["name"] for c in kept_fight(here)["current"]["combatants"]] == ["Kristine", "Sid"]
+    here.reload()
+    expect(here.locator("rollbook-encounter")).to_contain_text("Kristine", timeout=ENGINE_TIMEOUT_MS)
+    assert errors == []
+
+
+def test_bring_it_back_tapped_as_the_other_tabs_encounter_arrives_says_not_brought_back(phone, base_url: str) -> None:
+    """The tap lands in the frame after this tab heard of the other tab's new encounter, before it
+    is drawn: the page said "Encounter brought back." while the other tab's encounter stayed."""
+    here, there = phone.new_page(), phone.new_page()
+    errors = watch_errors(here)
+    open_fight(here, base_url, a_fight())
+    end(here)
+    there.goto(base_url + "tools/encounter/")
+    there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
+    expect(there.locator("rollbook-encounter").get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    started = kept_fight(there)
+    here.wait_for_function("(key) => JSON.parse(localStorage.getItem(key)).encounter !== null", arg=KEY)
+    here.wait_for_timeout(300)  # its storage event handled
+    here.evaluate("() => document.querySelector('rollbook-encounter').bringBack()")
+    expect(here.locator(".rollbook-problem")).to_contain_text("Not brought back: another tab", timeout=ENGINE_TIMEOUT_MS)
+    assert kept_fight(here) == started  # the other tab's, as it kept it
+    here.reload()
+    expect(here.locator("rollbook-encounter").get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert kept_fight(here) == started
+    assert errors == []
+
+
+def end(page) -> None:
+    page.get_by_text("Rulings and ending the encounter").click()
+    page.get_by_role("button", name="End the encounter").click()
+    expect(page.get_by_role("button", name="Bring it back")).to_be_visible()
+
+
+def test_bring_it_back_with_no_other_encounter_kept_brings_it_back(phone, base_url: str) -> None:
+    here = phone.new_page()
+    open_fight(here, base_url, a_fight())
+    here.get_by_text("Rulings and ending the encounter").click()
+    here.get_by_role("button", name="End the encounter").click()
+    here.get_by_role("button", name="Bring it back").click()
+    expect(here.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+    expect(here.locator(".rollbook-problem")).to_have_count(0)
+    assert [c["name"] for c in kept_fight(here)["current"]["combatants"]] == ["Buck", "Orc"]
