@@ -80,9 +80,11 @@ def logged(page: Page) -> int:
 
 
 def step_kept(page: Page, before: int) -> None:
-    """The next step is kept (its events logged)."""
+    """The next step is kept (its events logged) and drawn: the page is measured as the player sees
+    it once the step's answer is in place (it is brought into view in the frame after it is drawn)."""
     page.wait_for_function(f"(n) => JSON.parse(localStorage.getItem('{KEPT}')).encounter.current.logged > n",
                            arg=before, timeout=ENGINE_TIMEOUT_MS)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))")
 
 
 def keep(page: Page, kept: dict[str, Any]) -> None:
@@ -188,9 +190,9 @@ def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_qu
     rounds = thumb.taps - setup
     print(f"Cyno: set-up {setup} taps, rounds {rounds} taps (+{strikes} strikes), {thumb.fields} fields, "
           f"{thumb.read:.0f} px to read, {thumb.reach:.0f} px to reach, Strike moved {sorted(moved)} px")
-    # (the median: in one loaded make test run one strike of six moved 144 px, not seen again in
-    # three runs side by side; its cause is not found: the answer was still read in view)
-    assert strikes >= 3 and sorted(moved)[len(moved) // 2] < 40, (strikes, moved)
+    # every strike (the 143-293 px once seen here were Next's own answer brought into view after the
+    # Strike button was measured: the test measured mid-frame; step_kept now waits for the frame)
+    assert strikes >= 3 and max(moved) < 40, (strikes, moved)
     assert thumb.taps <= 26 and thumb.fields <= 2 and thumb.read == 0, (setup, rounds, thumb.fields, thumb.read)
 
 
