@@ -36,11 +36,11 @@ export const CHARACTER_RULINGS = {
 export const RULE_SET_NAMES = {"opencore": "OpenCore", "codex": "Ogre CharacterCodex", "cyno": "Cyno's Role-Play"};
 
 export const CRITICAL_TYPES = [
-  {"type": "slash", "title": "Slash Critical"},
-  {"type": "impact", "title": "Impact Critical"},
-  {"type": "puncture", "title": "Puncture Critical"},
-  {"type": "shrapnel", "title": "Shrapnel Critical"},
-  {"type": "burn", "title": "Burn Critical"}
+  {"type": "slash", "table": "opencore.critical.slash", "title": "Slash Critical"},
+  {"type": "impact", "table": "opencore.critical.impact", "title": "Impact Critical"},
+  {"type": "puncture", "table": "opencore.critical.puncture", "title": "Puncture Critical"},
+  {"type": "shrapnel", "table": "opencore.critical.shrapnel", "title": "Shrapnel Critical"},
+  {"type": "burn", "table": "opencore.critical.burn", "title": "Burn Critical"}
 ];
 
 export const ENCOUNTER = {
@@ -200,9 +200,9 @@ export const COMMANDS = {
     "take": {"type": "str", "choices": ["10", "10+", "20"]},
     "rolls": {"type": "int", "many": true},
     "automatic": {"type": "bool"},
-    "impossible_fails": {"type": "bool"},
+    "impossible_fails": {"type": "bool", "ruling": "codex-automatic-failure"},
     "safe": {"type": "bool"},
-    "take_conditions": {"type": "str", "choices": ["asked", "trusted"]},
+    "take_conditions": {"type": "str", "choices": ["asked", "trusted"], "ruling": "codex-take-conditions"},
     "failure_has_cost": {"type": "bool"},
     "ruling": {"type": "str", "many": true}
   },
@@ -240,7 +240,12 @@ export const COMMANDS = {
     "volley": {"type": "int"},
     "ranged": {"type": "bool"},
     "unaware": {"type": "bool"},
-    "impossible_dodge": {"type": "str", "default": "costs-action", "choices": ["costs-action", "free"]}
+    "impossible_dodge": {
+      "type": "str",
+      "default": "costs-action",
+      "choices": ["costs-action", "free"],
+      "ruling": "cyno-impossible-dodge"
+    }
   },
   "cyno hold-back": {
     "stress": {"type": "int", "required": true},
@@ -260,9 +265,19 @@ export const COMMANDS = {
     "damage": {"type": "int"},
     "unaware": {"type": "bool"},
     "ranged": {"type": "bool"},
-    "failed_skilled_parry": {"type": "str", "default": "free", "choices": ["free", "action"]},
-    "ranged_parry": {"type": "str", "default": "blow-only", "choices": ["blow-only", "allowed"]},
-    "impossible_dodge": {"type": "str", "default": "costs-action", "choices": ["costs-action", "free"]}
+    "failed_skilled_parry": {"type": "str", "default": "free", "choices": ["free", "action"], "ruling": "cyno-parry-with-skill"},
+    "ranged_parry": {
+      "type": "str",
+      "default": "blow-only",
+      "choices": ["blow-only", "allowed"],
+      "ruling": "cyno-parry-blows-only"
+    },
+    "impossible_dodge": {
+      "type": "str",
+      "default": "costs-action",
+      "choices": ["costs-action", "free"],
+      "ruling": "cyno-impossible-dodge"
+    }
   },
   "cyno strike": {
     "roll": {"type": "int"},
@@ -275,8 +290,13 @@ export const COMMANDS = {
     "missile": {"type": "bool"},
     "damage": {"type": "str", "dice": true},
     "location_roll": {"type": "int"},
-    "aim_lines": {"type": "str", "default": "natural", "choices": ["natural", "aimed"]},
-    "target_size": {"type": "str", "default": "one", "choices": ["one", "both"]}
+    "aim_lines": {
+      "type": "str",
+      "default": "natural",
+      "choices": ["natural", "aimed"],
+      "ruling": "cyno-aim-and-natural-lines"
+    },
+    "target_size": {"type": "str", "default": "one", "choices": ["one", "both"], "ruling": "cyno-large-and-small-target"}
   },
   "cyno surprise": {"roll": {"type": "int", "positional": true}},
   "encounter action": {
@@ -388,16 +408,16 @@ export const COMMANDS = {
   "encounter start": {
     "rules": {"type": "str", "required": true, "choices": ["opencore", "cyno"]},
     "initiative": {"type": "str", "choices": ["individual", "group", "die"]},
-    "death_at": {"type": "str", "choices": ["negative-con", "zero"]},
-    "bloodloss_at": {"type": "str", "choices": ["end-of-round", "own-turn"]},
-    "rounds_count": {"type": "str", "choices": ["after-dealt", "dealt-round"]},
-    "str_damage": {"type": "str", "choices": ["modifier", "score"]},
-    "dex_modifier": {"type": "str", "choices": ["centred", "none"]},
-    "impossible_dodge": {"type": "str", "choices": ["costs-action", "free"]},
-    "failed_skilled_parry": {"type": "str", "choices": ["free", "action"]},
-    "aim_lines": {"type": "str", "choices": ["natural", "aimed"]},
-    "target_size": {"type": "str", "choices": ["one", "both"]},
-    "ranged_parry": {"type": "str", "choices": ["blow-only", "allowed"]},
+    "death_at": {"type": "str", "choices": ["negative-con", "zero"], "ruling": "opencore-death-threshold"},
+    "bloodloss_at": {"type": "str", "choices": ["end-of-round", "own-turn"], "ruling": "opencore-bloodloss-timing"},
+    "rounds_count": {"type": "str", "choices": ["after-dealt", "dealt-round"], "ruling": "opencore-effect-rounds"},
+    "str_damage": {"type": "str", "choices": ["modifier", "score"], "ruling": "opencore-str-damage"},
+    "dex_modifier": {"type": "str", "choices": ["centred", "none"], "ruling": "opencore-dex-modifier"},
+    "impossible_dodge": {"type": "str", "choices": ["costs-action", "free"], "ruling": "cyno-impossible-dodge"},
+    "failed_skilled_parry": {"type": "str", "choices": ["free", "action"], "ruling": "cyno-parry-with-skill"},
+    "aim_lines": {"type": "str", "choices": ["natural", "aimed"], "ruling": "cyno-aim-and-natural-lines"},
+    "target_size": {"type": "str", "choices": ["one", "both"], "ruling": "cyno-large-and-small-target"},
+    "ranged_parry": {"type": "str", "choices": ["blow-only", "allowed"], "ruling": "cyno-parry-blows-only"},
     "ruling": {"type": "str", "many": true}
   },
   "encounter strike": {
@@ -439,7 +459,7 @@ export const COMMANDS = {
     "mode": {"type": "str"},
     "strength": {"type": "int"},
     "fortitude": {"type": "int", "default": 0},
-    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"]},
+    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"], "ruling": "opencore-str-damage"},
     "power": {"type": "str", "choices": ["touch", "physical", "mental"]},
     "power_score": {"type": "int"},
     "power_damage": {"type": "int"},
@@ -453,7 +473,12 @@ export const COMMANDS = {
     "critical_type": {"type": "str", "choices": ["slash", "impact", "puncture", "shrapnel", "burn"]},
     "critical_roll": {"type": "int"},
     "critical_bonus": {"type": "int", "default": 0},
-    "death_at": {"type": "str", "default": "negative-con", "choices": ["negative-con", "zero"]},
+    "death_at": {
+      "type": "str",
+      "default": "negative-con",
+      "choices": ["negative-con", "zero"],
+      "ruling": "opencore-death-threshold"
+    },
     "attacker_fumble_roll": {"type": "int"},
     "defender_fumble_roll": {"type": "int"},
     "damage_roll": {"type": "int"},
@@ -462,9 +487,9 @@ export const COMMANDS = {
   "opencore character": {
     "scores": {"type": "str"},
     "hp_roll": {"type": "int"},
-    "save_direction": {"type": "str", "choices": ["under", "over"]},
-    "willpower_composite": {"type": "str", "choices": ["SDAC", "IPW"]},
-    "perception": {"type": "str", "choices": ["above", "at-or-below"]},
+    "save_direction": {"type": "str", "choices": ["under", "over"], "ruling": "opencore-save-direction"},
+    "willpower_composite": {"type": "str", "choices": ["SDAC", "IPW"], "ruling": "opencore-willpower-composite"},
+    "perception": {"type": "str", "choices": ["above", "at-or-below"], "ruling": "opencore-perception-direction"},
     "ruling": {"type": "str", "many": true}
   },
   "opencore check": {
@@ -476,9 +501,9 @@ export const COMMANDS = {
     },
     "scores": {"type": "str", "required": true},
     "roll": {"type": "int"},
-    "save_direction": {"type": "str", "choices": ["under", "over"]},
-    "willpower_composite": {"type": "str", "choices": ["SDAC", "IPW"]},
-    "perception": {"type": "str", "choices": ["above", "at-or-below"]},
+    "save_direction": {"type": "str", "choices": ["under", "over"], "ruling": "opencore-save-direction"},
+    "willpower_composite": {"type": "str", "choices": ["SDAC", "IPW"], "ruling": "opencore-willpower-composite"},
+    "perception": {"type": "str", "choices": ["above", "at-or-below"], "ruling": "opencore-perception-direction"},
     "ruling": {"type": "str", "many": true}
   },
   "opencore crit": {
@@ -501,7 +526,12 @@ export const COMMANDS = {
     "toughness": {"type": "int", "default": 0},
     "power_protection": {"type": "int", "default": 0},
     "substance_flaw": {"type": "bool"},
-    "death_at": {"type": "str", "default": "negative-con", "choices": ["negative-con", "zero"]}
+    "death_at": {
+      "type": "str",
+      "default": "negative-con",
+      "choices": ["negative-con", "zero"],
+      "ruling": "opencore-death-threshold"
+    }
   },
   "opencore fumble": {
     "side": {"type": "str", "required": true, "positional": true, "choices": ["attacker", "defender"]},
@@ -514,17 +544,17 @@ export const COMMANDS = {
     "armor": {"type": "str"},
     "bide": {"type": "bool"},
     "roll": {"type": "int"},
-    "dex_modifier": {"type": "str", "default": "centred", "choices": ["centred", "none"]}
+    "dex_modifier": {"type": "str", "default": "centred", "choices": ["centred", "none"], "ruling": "opencore-dex-modifier"}
   },
   "opencore mental-power": {"power": {"type": "int", "required": true}, "resistance": {"type": "int", "default": 0}},
   "opencore move": {"feet": {"type": "int"}, "actions": {"type": "int"}},
   "opencore party-initiative": {
     "character": {"type": "str", "required": true, "many": true},
-    "dex_modifier": {"type": "str", "default": "centred", "choices": ["centred", "none"]}
+    "dex_modifier": {"type": "str", "default": "centred", "choices": ["centred", "none"], "ruling": "opencore-dex-modifier"}
   },
   "opencore roll-values": {
     "scores": {"type": "str", "required": true},
-    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"]}
+    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"], "ruling": "opencore-str-damage"}
   },
   "opencore successes": {
     "dice": {"type": "str", "required": true},
@@ -537,7 +567,7 @@ export const COMMANDS = {
     "mode": {"type": "str"},
     "strength": {"type": "int"},
     "fortitude": {"type": "int", "default": 0},
-    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"]}
+    "str_damage": {"type": "str", "default": "modifier", "choices": ["modifier", "score"], "ruling": "opencore-str-damage"}
   },
   "prob": {
     "expression": {"type": "str", "required": true, "positional": true, "dice": true},

@@ -62,11 +62,15 @@ def _field(field: shape.Field) -> Facts:
 
 
 def _commands() -> Facts:
-    """Every command's parameters by name (what the API takes), without the CLI's help text."""
-    return {c["command"]: {p["name"]: {key: value for key, value in p.items()
-                                       if key not in ("name", "help") and value is not None and value is not False}
-                           for p in c["params"]}
-            for c in commands_schema()}
+    """Every command's parameters by name (what the API takes), without the CLI's help text; a
+    parameter that switches a ruling names it (``ruling``: its id)."""
+    options = _ruling_by_option()
+
+    def param(p: dict[str, Any]) -> Facts:
+        out = {key: value for key, value in p.items() if key not in ("name", "help") and value is not None and value is not False}
+        return out | ({"ruling": options[p["name"]].id} if p["name"] in options else {})
+
+    return {c["command"]: {p["name"]: param(p) for p in c["params"]} for c in commands_schema()}
 
 
 def _character_rulings(commands: Facts) -> Facts:
@@ -109,7 +113,8 @@ def facts() -> Facts:
                       "hp_roll_low": opencore.D100[0], "hp_roll_high": opencore.D100[-1]},
         "character_rulings": _character_rulings(commands),
         "rule_set_names": dict(rule_sets.RULE_SETS),  # each rule set's name, as its document gives it
-        "critical_types": [{"type": kind, "title": tables.get(f"opencore.critical.{kind}").title}
+        # each critical type with its table (`table NAME` shows it) and that table's title
+        "critical_types": [{"type": kind, "table": f"opencore.critical.{kind}", "title": tables.get(f"opencore.critical.{kind}").title}
                            for kind in tables.CRITICAL_TYPES],
         "encounter": _encounter(),
         "limits": {"expression_chars": MAX_CHARS, "request_chars": MAX_REQUEST_CHARS},

@@ -99,3 +99,21 @@ def test_check_fails_on_an_out_of_date_file_and_write_mends_it(tmp_path: Path) -
     assert facts.stale(path) and facts.main(["--check", str(path)]) == 1
     assert facts.main(["--write", str(path)]) == 0
     assert not facts.stale(path) and facts.main(["--check", str(path)]) == 0
+
+
+def test_a_parameter_that_switches_a_ruling_names_it_and_reads_by_it_first() -> None:
+    switched = {(command, name): param for command, params in FACTS["commands"].items()
+                for name, param in params.items() if "ruling" in param}
+    assert switched[("codex check", "impossible_fails")]["ruling"] == "codex-automatic-failure"
+    assert switched[("codex check", "take_conditions")]["ruling"] == "codex-take-conditions"
+    assert {ruling.option.partition("=")[0] for ruling in rulings.all_rulings() if ruling.option} == {name for _, name in switched}
+    for (command, name), param in switched.items():
+        ruling = rulings.get(param["ruling"])
+        value = ruling.option.partition("=")[2]
+        # a widget offers the ruling's reading first, its alternative second
+        assert param.get("choices", ["", "true"])[1] == value, (command, name)
+
+
+def test_each_critical_type_names_its_table() -> None:
+    for critical in FACTS["critical_types"]:
+        assert tables.get(critical["table"]).title == critical["title"]

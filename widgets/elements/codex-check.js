@@ -7,16 +7,22 @@
 // and the rulings are what the check was last rolled with (tool.js, `remember`).
 
 import { ask } from "../engine.js";
+import { choiceOptions } from "../choices.js";
+import { COMMANDS } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 import { chanceText, percent } from "./dice.js";
 
+const CHECK = COMMANDS["codex check"]; // its parameters: the takes, the two rulings' ids and choices
+// The takes the engine has, in words, between a plain roll and an automatic success (`automatic`).
+const TAKE_WORDS = { "10": "Take 10", "10+": "Take 10+ (rolls under 10 count as 10)", "20": "Take 20" };
 const TAKES = [
   { value: "", label: "Roll the d20" },
-  { value: "10", label: "Take 10" },
-  { value: "10+", label: "Take 10+ (rolls under 10 count as 10)" },
-  { value: "20", label: "Take 20" },
+  ...choiceOptions(CHECK.take.choices, TAKE_WORDS),
   { value: "automatic", label: "Automatic success (the modifier is at least the DC)" },
 ];
+// Taking 10 or 20: the ruling's reading (the player ticks "not threatened or distracted"), then its alternative.
+const [ASKED, TRUSTED] = CHECK.take_conditions.choices;
+const CONDITION_WORDS = { [ASKED]: "Yes: ask for the tick", [TRUSTED]: "No: the player’s choice" };
 const TAKEN = (take) => take === "10" || take === "20"; // the takes with conditions
 const RULINGS = "The GM's rulings";
 
@@ -57,16 +63,15 @@ class CodexCheck extends RollbookTool {
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
       { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool",
-        hidden: (v) => !TAKEN(v.take) || v.take_conditions === "trusted" },
+        hidden: (v) => !TAKEN(v.take) || v.take_conditions === TRUSTED },
       { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
-      { name: "impossible_fails", label: this.titles?.get("codex-automatic-failure") ?? "Automatic failure", kind: "choice",
+      { name: "impossible_fails", label: this.titles?.get(CHECK.impossible_fails.ruling) ?? "Automatic failure", kind: "choice",
         section: RULINGS, wide: true, initial: "", remember: true, help: "when even a 20 could not reach the DC",
         options: [{ value: "", label: "Not used: roll the check" },
           { value: "true", label: "Used: fail without rolling" }] },
-      { name: "take_conditions", label: this.titles?.get("codex-take-conditions") ?? "Taking 10 or 20", kind: "choice",
-        section: RULINGS, wide: true, initial: "asked", remember: true, help: "the tick “Not threatened or distracted” before taking 10 or 20",
-        options: [{ value: "asked", label: "Yes: ask for the tick" },
-          { value: "trusted", label: "No: the player’s choice" }] },
+      { name: "take_conditions", label: this.titles?.get(CHECK.take_conditions.ruling) ?? "Taking 10 or 20", kind: "choice",
+        section: RULINGS, wide: true, initial: ASKED, remember: true, help: "the tick “Not threatened or distracted” before taking 10 or 20",
+        options: choiceOptions(CHECK.take_conditions.choices, CONDITION_WORDS) },
     ];
   }
 
@@ -88,12 +93,12 @@ class CodexCheck extends RollbookTool {
 
   #checkArgs(values) {
     // the two ticks are shown (and sent) only with the take they are about; a ruling only when switched
-    const trusted = values.take_conditions === "trusted";
+    const trusted = values.take_conditions === TRUSTED;
     return given({ ...this.#args(values), automatic: values.take === "automatic" || undefined,
       safe: (TAKEN(values.take) && !trusted && values.safe) || undefined,
       failure_has_cost: (values.take === "20" && values.failure_has_cost) || undefined,
       impossible_fails: values.impossible_fails === "true" || undefined,
-      take_conditions: trusted ? "trusted" : undefined });
+      take_conditions: trusted ? TRUSTED : undefined });
   }
 
   async #askOdds() {

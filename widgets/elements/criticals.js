@@ -13,7 +13,9 @@ import { CRITICAL_TYPES } from "../facts.js";
 import { fieldInError, revealProblem } from "../field-problem.js";
 import { breakdown, errorView } from "./dice.js";
 
+// The engine's critical types, in its order (the first is the form's until one is picked), and each one's table.
 const TYPES = CRITICAL_TYPES.map((critical) => critical.type);
+const TABLES = Object.fromEntries(CRITICAL_TYPES.map((critical) => [critical.type, critical.table]));
 const LINK = { type: "text", roll: "int", attack_roll: "int", toughness: "int", seed: "int" };
 const PAGE = "tools/criticals/";
 
@@ -38,7 +40,7 @@ class CriticalLookup extends RollbookElement {
   connected() {
     const { values, problems } = readQuery(LINK, location.search, { type: TYPE.label, ...Object.fromEntries(FIELDS.map((f) => [f.name, f.label])) });
     this.linkProblems = problems;
-    this.inputs = { type: TYPES.includes(values.type) ? values.type : "slash", roll: values.roll ?? null,
+    this.inputs = { type: TYPES.includes(values.type) ? values.type : TYPES[0], roll: values.roll ?? null,
       attack_roll: values.attack_roll ?? null, toughness: values.toughness ?? null };
     this.answer = null;
     this.asked = null;
@@ -50,7 +52,7 @@ class CriticalLookup extends RollbookElement {
 
   async #loadTable() {
     const type = this.inputs.type;
-    const answer = await ask({ command: "table", args: { name: `opencore.critical.${type}` } });
+    const answer = await ask({ command: "table", args: { name: TABLES[type] } });
     if (this.inputs.type === type) {
       this.table = answer;
       this.update();

@@ -1,0 +1,63 @@
+// Lists, defaults, ruling ids and table names the engine has, no longer typed again in a widget
+// (issue 40, item 1: one source of truth): each widget takes them from widgets/facts.js and keeps
+// only its words. Read as text: the element modules import lit-html from the bundle's vendor
+// path, not Node's. Each test failed on the widget as it was before its fix.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { test } from "node:test";
+
+import { choiceOptions } from "../../widgets/choices.js";
+import { COMMANDS, CRITICAL_TYPES } from "../../widgets/facts.js";
+
+const widgets = new URL("../../widgets/", import.meta.url).pathname;
+const read = (file) => readFileSync(join(widgets, file), "utf8");
+
+function modules(folder) {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((item) =>
+    item.isDirectory() ? (item.name === "vendor" ? [] : modules(join(folder, item.name))) : item.name.endsWith(".js") ? [join(folder, item.name)] : []);
+}
+
+/** Every ruling id a command's parameter switches (COMMANDS: a parameter's `ruling`). */
+const RULING_IDS = new Set(Object.values(COMMANDS).flatMap((params) => Object.values(params).map((p) => p.ruling).filter(Boolean)));
+
+/** The keys of `const NAME = { key: "words", … };` in `source`: the values a widget has words for. */
+function wordsIn(source, name) {
+  const body = source.match(new RegExp(`const ${name} = \\{([\\s\\S]*?)\\};`))?.[1];
+  assert.ok(body, `no ${name} in the source: is it still the widget's shape?`);
+  return [...body.matchAll(/(?:^|[{,])\s*(?:"([^"]+)"|([A-Za-z_][\w-]*)):\s*"/g)].map((m) => m[1] ?? m[2]);
+}
+
+/** Each of the engine's `choices` has words, and the words name no value the engine lacks. */
+function wordsEvery(source, name, choices, { besides = [] } = {}) {
+  const keys = wordsIn(source, name);
+  assert.deepEqual([...keys].sort(), [...choices, ...besides].sort(), `${name}: words for exactly the engine's choices`);
+}
+
+test("a choice is offered in the engine's values and order, in the widget's words", () => {
+  assert.deepEqual(choiceOptions(["b", "a", "new"], { a: "Aye", b: "Bee" }),
+    [{ value: "b", label: "Bee" }, { value: "a", label: "Aye" }, { value: "new", label: "new" }]);
+});
+
+test("the critical lookup starts at the engine's first critical type and asks for each type's own table", () => {
+  const source = read("elements/criticals.js");
+  assert.doesNotMatch(source, /"slash"|"impact"/, "a critical type typed in criticals.js");
+  assert.doesNotMatch(source, /opencore\.critical\./, "a critical table's name typed in criticals.js");
+  for (const critical of CRITICAL_TYPES) assert.equal(critical.table, `opencore.critical.${critical.type}`);
+});
+
+test("the Codex check takes its rulings' ids and its choices from the engine", () => {
+  const source = read("elements/codex-check.js");
+  assert.doesNotMatch(source, /value: "(10\+?|20|asked|trusted)"/, "a choice of codex check typed in codex-check.js");
+  const check = COMMANDS["codex check"];
+  assert.equal(check.impossible_fails.ruling, "codex-automatic-failure");
+  assert.equal(check.take_conditions.ruling, "codex-take-conditions");
+  wordsEvery(source, "TAKE_WORDS", check.take.choices);
+});
+
+test("no widget types the id of a ruling a command's parameter switches", () => {
+  assert.ok(RULING_IDS.size >= 10 && RULING_IDS.has("codex-take-conditions"), [...RULING_IDS].join(", "));
+  const typed = modules(widgets).filter((file) => !file.endsWith("/facts.js")).flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/"([a-z]+-[a-z-]+)"/g)].filter((m) => RULING_IDS.has(m[1])).map((m) => `${relative(widgets, file)}: ${m[1]}`));
+  assert.deepEqual(typed, []);
+});
