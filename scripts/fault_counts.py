@@ -59,6 +59,7 @@ GROUPS: list[dict[str, Any]] = [
      "pytest": [f"{B}test_storage_faults.py::test_two_tabs_advance_one_encounter_at_the_same_moment_both_kept_or_the_later_refused",
                 f"{B}test_encounter_properties.py",
                 f"{B}test_encounter_bring_back.py",
+                f"{B}test_encounter_end.py",
                 f"{B}test_storage_faults.py::test_two_tabs_keep_characters_at_the_same_moment_and_a_bad_encounter_file_changes_nothing",
                 f"{B}test_storage_faults.py::test_two_tabs_keep_a_character_each_at_the_same_millisecond_and_both_are_kept"],
      "node": [("tests/widgets/kept.test.mjs", r"two tabs")]},

@@ -409,9 +409,9 @@ export class KeptStore {
     return checked;
   }
 
-  /** Forget the encounter; returns the function that brings it back. */
-  clearEncounter() {
-    const before = this.state.encounter;
+  /** Forget the encounter `before` (by default the one shown): one another tab kept since, a step
+   *  or a new one, is not ended by this. Returns the function that brings it back. */
+  clearEncounter(before = this.state.encounter) {
     // (the encounter shown: one another tab started meanwhile is not ended by this)
     this.#change((s) => (s.encounter?.updated === before?.updated ? { ...s, encounter: null } : s), "ending the encounter");
     return () => this.#change((s) => (s.encounter ? s : { ...s, encounter: before }), "the encounter brought back");

@@ -152,7 +152,8 @@ class EncounterTracker extends RollbookElement {
   async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
-    if (this.busy || !fight || !this.stillSeen(fight, seen, form)) return null;
+    if (!fight) return this.#goneElsewhere(seen);
+    if (this.busy || !this.stillSeen(fight, seen, form)) return null;
     this.busy = true;
     this.problem = null;
     this.update();
@@ -302,7 +303,8 @@ class EncounterTracker extends RollbookElement {
     const seen = this.seen; // a quick second tap undoes one step, not two
     return this.locked(async () => {
       const fight = kept.encounter; // as the last step left it (it may have been in another tab)
-      if (!fight?.undo.length || this.busy || !this.stillSeen(fight, seen, "next")) return;
+      if (!fight) return this.#goneElsewhere(seen);
+      if (!fight.undo.length || this.busy || !this.stillSeen(fight, seen, "next")) return;
       const previous = fight.undo.at(-1);
       const updated = new Date().toISOString();
       if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated }, fight.current)) {
@@ -315,15 +317,49 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
+  /** A tap made on an encounter another tab ended meanwhile: refused, said at the page's top
+   *  (the start form is what is shown now). Null. */
+  #goneElsewhere(seen) {
+    if (seen !== null && seen !== undefined) {
+      this.refused(null, { message: NOT_KEPT_ENDED });
+      this.said = "Not kept.";
+    }
+    return null;
+  }
+
+  /** End the encounter shown: only that one. One another tab kept a step on or started since the
+   *  tap (heard or not yet, or written at the same instant and settled first) is kept and shown,
+   *  and End is refused where it was tapped: the page said "Encounter ended." while the other
+   *  tab's encounter stayed kept (issue 39). */
   #end() {
+    const seen = this.seen; // the encounter the player saw when tapping End
     return this.locked(async () => {
-      this.endedFight = kept.encounter; // to tell, on Bring it back, whether it is this one that came back
-      this.ended = kept.clearEncounter();
+      kept.reload(); // what another tab kept, though its storage event may not have arrived yet
+      const fight = kept.encounter;
+      if (!fight) { // ended in another tab meanwhile: nothing is left to end
+        this.step = null;
+        this.said = "Encounter ended in another tab.";
+        this.update();
+        return;
+      }
+      if (seen !== null && fight.updated !== seen) return this.#notEnded();
+      const back = kept.clearEncounter(fight);
+      await kept.settled(); // settled across tabs: a write of the same instant may have come first
+      if (kept.encounter) return this.#notEnded();
+      this.endedFight = fight; // to tell, on Bring it back, whether it is this one that came back
+      this.ended = back;
       this.step = null;
       this.problem = null;
       this.said = "Encounter ended.";
       this.update();
     });
+  }
+
+  #notEnded() {
+    this.step = null;
+    this.refused(null, { message: NOT_ENDED });
+    this.said = "Not ended.";
+    this.update();
   }
 
   bringBack() {
@@ -349,6 +385,7 @@ class EncounterTracker extends RollbookElement {
 
   view() {
     const fight = kept.encounter;
+    this.seen = fight?.updated ?? null; // what a tap is made on (the unreadable encounter's End too)
     return html`
       ${this.engineNotice()}
       <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
@@ -372,7 +409,6 @@ class EncounterTracker extends RollbookElement {
   }
 
   #fightView(fight) {
-    this.seen = fight.updated;
     const enc = fight.current;
     const active = this.#active(enc);
     const ordered = [...enc.order.map((id) => enc.combatants.find((c) => c.id === id)).filter(Boolean),
@@ -411,6 +447,9 @@ class EncounterTracker extends RollbookElement {
   }
 }
 
+const NOT_ENDED = "Not ended: another tab has kept a step on this encounter, or started another, since End was tapped; "
+  + "it is the one shown here. End the encounter again to end it.";
+const NOT_KEPT_ENDED = "Not kept: the encounter was ended in another tab before this step reached it; that tab's Bring it back brings it back.";
 const NOT_BROUGHT_BACK = "Not brought back: another tab has kept an encounter since this one was ended, and it is the one shown here; "
   + "the ended one was not put over it.";
 

@@ -1,0 +1,120 @@
+"""End the encounter while another tab keeps a step on it or starts another (issue 39): the page
+says "Encounter ended." only when the encounter it showed is the one ended, and a tap that came
+too late on either side is refused where it was made. Both facts stay true: a step said kept is
+kept (a reload shows it), an encounter said ended is gone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS
+from test_encounter_faults import KEY, a_fight, kept_fight, open_fight, watch_errors
+from vocabulary import engine_words
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
+
+TRIALS = 6
+# Each tab taps at the same instant of the browser's clock (one Playwright call after the other is
+# too late: the first tab's step has reached the second by then).
+AT_THE_SAME_INSTANT = """([at, selector]) => setTimeout(() => document.querySelector(selector).click(), at - Date.now())"""
+QUIET = """async () => {
+  const { held, pending } = await navigator.locks.query();
+  const t = document.querySelector("rollbook-encounter");
+  return ![...held, ...pending].some((lock) => lock.name.startsWith("rollbook-")) && !(t && t.busy);
+}"""
+# What the tracker says: the polite live region's words, whether its own step was kept, its refusal.
+SAID = """() => { const t = document.querySelector("rollbook-encounter");
+  return { said: t.said, mine: t.mine, problem: t.problem?.message ?? null, ended: Boolean(t.ended),
+           shown: [...t.querySelectorAll(".rollbook-problem")].map((p) => p.textContent.trim()) }; }"""
+
+
+def open_end(page: Page) -> None:
+    page.locator("rollbook-encounter .rollbook-encounter__more").evaluate("(d) => { d.open = true; }")
+
+
+def said(page: Page) -> dict[str, Any]:
+    return page.evaluate(SAID)
+
+
+def quiet(*pages: Page) -> None:
+    for _ in range(200):
+        if all(page.evaluate(QUIET) for page in pages) and all(page.evaluate(QUIET) for page in pages):
+            return
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("an encounter step never ended")
+
+
+def test_end_tapped_as_another_tabs_step_reaches_storage_is_refused_and_ends_nothing(phone, base_url: str) -> None:
+    """The other tab's step written at the instant of the tap, not yet heard here (a page gets no
+    storage event for its own write): the page said "Encounter ended." and showed the other tab's
+    encounter, which stayed kept."""
+    here = phone.new_page()
+    errors = watch_errors(here)
+    open_fight(here, base_url, a_fight())
+    open_end(here)
+    other = {**a_fight(("Kristine", "Sid")), "updated": "2026-12-02T00:00:00.000Z"}
+    here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
+      [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'End the encounter').click(); }}""",
+                  other)
+    quiet(here)
+    words = said(here)
+    assert words["said"] != "Encounter ended.", "said ended while the other tab's encounter is kept and shown"
+    expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not ended: another tab"), timeout=ENGINE_TIMEOUT_MS)
+    assert engine_words(words["problem"]) == []
+    assert not words["ended"]  # nothing to bring back: nothing was ended
+    assert [c["name"] for c in kept_fight(here)["current"]["combatants"]] == ["Kristine", "Sid"]
+    expect(here.locator("rollbook-encounter")).to_contain_text("Kristine")
+    here.reload()
+    expect(here.locator("rollbook-encounter")).to_contain_text("Kristine", timeout=ENGINE_TIMEOUT_MS)
+    assert errors == []
+
+
+def test_end_and_another_tabs_step_at_the_same_instant_keep_both_facts_true(phone, base_url: str) -> None:
+    """Tab 1 taps End as tab 2 taps Roll initiative, at the same millisecond, TRIALS times: one of
+    the two is done and said done, the other refused where it was tapped, and storage (a reload)
+    agrees with what was said."""
+    here, there = phone.new_page(), phone.new_page()
+    errors = [watch_errors(here), watch_errors(there)]
+    outcomes = []
+    for trial in range(TRIALS):
+        fight = {**a_fight(), "updated": f"2026-12-01T00:00:{trial:02d}.000Z"}
+        open_fight(here, base_url, fight)
+        there.goto(base_url + "tools/encounter/")
+        expect(there.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+        there.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
+        open_end(here)
+        before = said(there)
+        at = here.evaluate("Date.now()") + 250
+        here.evaluate(AT_THE_SAME_INSTANT, [at, "rollbook-encounter .rollbook-encounter__more button"])
+        there.evaluate(AT_THE_SAME_INSTANT, [at, "rollbook-encounter .rollbook-encounter__next"])
+        here.wait_for_timeout(400)
+        quiet(here, there)
+        ended, stepped = said(here), said(there)
+        said_ended = ended["said"] == "Encounter ended."
+        said_kept = stepped["mine"] != before["mine"] and stepped["problem"] is None
+        stored = kept_fight(here)
+        where = f"trial {trial + 1}: tab 1 {ended}, tab 2 {stepped}, kept round {stored and stored['current']['round']}"
+        assert said_ended != said_kept, f"{where}: exactly one of End and the step is done"
+        if said_ended:
+            assert stored is None, f"{where}: said ended, an encounter is kept"
+            assert stepped["problem"] and stepped["problem"].startswith("Not kept"), f"{where}: the step not refused where tapped"
+            assert any(p.startswith("Not kept") for p in stepped["shown"]), f"{where}: the refusal is not on the page"
+            outcomes.append("ended")
+        else:
+            assert stored is not None and stored["current"]["round"] == 1, f"{where}: the step said kept is not kept"
+            assert ended["problem"] and ended["problem"].startswith("Not ended: another tab"), f"{where}: End not refused where tapped"
+            assert any(p.startswith("Not ended") for p in ended["shown"]), f"{where}: the refusal is not on the page"
+            outcomes.append("stepped")
+        for words in (ended, stepped):
+            assert engine_words(words["problem"] or "") == [], where
+        here.reload()  # what a reload shows is what was said
+        if said_ended:
+            expect(here.locator("rollbook-encounter").get_by_role("button", name="Start the encounter")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        else:
+            expect(here.locator(".rollbook-encounter__now")).to_contain_text("Round 1", timeout=ENGINE_TIMEOUT_MS)
+    print("outcomes:", outcomes)
+    assert errors == [[], []]
