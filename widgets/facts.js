@@ -133,6 +133,7 @@ export const ENCOUNTER = {
     }
   },
   "unarmed": "Hand to Hand",
+  "locations": ["damaged", "severely damaged", "broken", "severed", "destroyed"],
   "fields": {
     "common": {
       "id": {"kind": "str"},

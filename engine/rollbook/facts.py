@@ -96,6 +96,7 @@ def _encounter() -> Facts:
         # the scores `encounter add` takes by rule set, each with whether it must be given (or typical)
         "scores": {"opencore": dict(opencore_encounter.SCORES), "cyno": dict(cyno_encounter.SCORES)},
         "unarmed": opencore_encounter.HAND_TO_HAND,  # an OpenCore combatant's weapon when none is named
+        "locations": list(opencore.LOCATIONS),  # a location effect's states, least to worst
         "fields": {"common": {name: _field(f) for name, f in shape.COMMON_FIELDS.items()},
                    **{rules: {name: _field(f) for name, f in fields.items()} for rules, fields in shape.FIELDS.items()}},
         "effects": {kind: {"ends": list(shape.EFFECT_ENDS[kind]), "fields": {name: _field(f) for name, f in fields.items()}}

@@ -41,6 +41,7 @@ def lists_of_facts() -> dict[str, list[str]]:
         "ability names": [a["name"] for a in FACTS["abilities"]],
         "critical types": [c["type"] for c in FACTS["critical_types"]],
         "rule sets": encounter["rule_sets"],
+        "location states": encounter["locations"],
     }
     for rules in encounter["rule_sets"]:
         named[f"{rules} combatant fields"] = list(encounter["fields"][rules])

@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 
 import { choiceOptions } from "../../widgets/choices.js";
-import { COMMANDS, CRITICAL_TYPES } from "../../widgets/facts.js";
+import { COMMANDS, CRITICAL_TYPES, ENCOUNTER } from "../../widgets/facts.js";
 
 const widgets = new URL("../../widgets/", import.meta.url).pathname;
 const read = (file) => readFileSync(join(widgets, file), "utf8");
@@ -60,4 +60,11 @@ test("no widget types the id of a ruling a command's parameter switches", () => 
   const typed = modules(widgets).filter((file) => !file.endsWith("/facts.js")).flatMap((file) =>
     [...readFileSync(file, "utf8").matchAll(/"([a-z]+-[a-z-]+)"/g)].filter((m) => RULING_IDS.has(m[1])).map((m) => `${relative(widgets, file)}: ${m[1]}`));
   assert.deepEqual(typed, []);
+});
+
+test("a location effect added by hand offers the engine's location states, the least first", () => {
+  const source = read("elements/encounter/combatant.js");
+  assert.deepEqual(ENCOUNTER.locations, ["damaged", "severely damaged", "broken", "severed", "destroyed"]);
+  for (const state of ENCOUNTER.locations) assert.doesNotMatch(source, new RegExp(`"${state}"`), `${state} typed in combatant.js`);
+  assert.doesNotMatch(source, /kind: "stun"/, "the first effect kind typed in combatant.js");
 });

@@ -167,6 +167,11 @@ def _scores(given: dict[str, int], known: dict[str, bool]) -> dict[str, int]:
     return scores
 
 
+def _either(choices: tuple[str, ...]) -> str:
+    """The choices as a sentence reads them: "a, b or c"."""
+    return ", ".join(choices[:-1]) + " or " + choices[-1]
+
+
 def _words(names: Any) -> str:
     """Scores as a player reads them: attack_skill -> attack skill."""
     return ", ".join(name.replace("hand_to_hand", "hand-to-hand").replace("_", " ") for name in names)
@@ -361,7 +366,7 @@ def add_effect(
                     Arg("the effect")],
     rounds: Annotated[int | None, Arg("rounds it lasts (stun, unconscious, a note); the others end by rule or by hand")] = None,
     hp_per_round: Annotated[int | None, Arg("bloodloss: HP lost a round, e.g. -2")] = None,
-    location: Annotated[str | None, Arg("location: damaged, severely damaged, broken, severed or destroyed")] = None,
+    location: Annotated[str | None, Arg(f"location: {_either(oc_system.LOCATIONS)}")] = None,
     skill_penalty: Annotated[int | None, Arg("location: the penalty to applicable skills, e.g. -30")] = None,
     defense_penalty: Annotated[int | None, Arg("stumble: the penalty to defense, e.g. -20")] = None,
     text: Annotated[str | None, Arg("note: what it is")] = None,

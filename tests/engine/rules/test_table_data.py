@@ -307,3 +307,10 @@ def test_the_printed_actions_and_the_combat_rules_agree():
                          ({"action": "Bide", "description": "a +10 bonus to his initiative roll", "initiative_bonus": 20},), {})
     assert tables.validation_problems([wrong]) == [
         "t.actions: Bide says '+20 bonus to his initiative roll' nowhere in its description"]
+
+
+def test_the_critical_tables_leave_a_location_in_one_of_the_named_states():
+    from rollbook.systems.opencore import LOCATIONS  # what an encounter's location effect offers by hand
+
+    found = {row["location"] for name in CRITICALS for row in tables.get(name).rows if "location" in row}
+    assert found == set(LOCATIONS)

@@ -2,7 +2,7 @@
 // status, the actions when it is its turn, and its edits by hand (damage, healing, effects, …).
 
 import { html, nothing } from "../../element.js";
-import { COMMANDS, CRITICAL_TYPES as CRITICALS } from "../../facts.js";
+import { COMMANDS, CRITICAL_TYPES as CRITICALS, ENCOUNTER } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
 import { actionsView } from "./actions.js";
@@ -15,11 +15,11 @@ const CRITICAL_TYPES = CRITICALS.map((critical) => critical.type);
 // OpenCore's, so a Cyno combatant is given a note.
 const HAND_EFFECTS = COMMANDS["encounter effect"].kind.choices;
 const EFFECTS = { opencore: HAND_EFFECTS, cyno: HAND_EFFECTS.filter((kind) => kind === "note") };
-const LOCATIONS = ["damaged", "severely damaged", "broken", "severed", "destroyed"];
+const LOCATIONS = ENCOUNTER.locations; // a location's states, least to worst: the critical tables'
 
 /** A combatant's edit form values, kept per combatant while the page is open. */
 export function blankEdit() {
-  return { amount: "", critical_type: "", bonus: "", kind: "stun", rounds: "1", hp_per_round: "-1", location: "damaged", skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
+  return { amount: "", critical_type: "", bonus: "", kind: HAND_EFFECTS[0], rounds: "1", hp_per_round: "-1", location: LOCATIONS[0], skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
 }
 
 /** One bar: a <progress> (the CSP allows no style="") and its numbers in words. */

@@ -100,6 +100,7 @@ from rollbook.systems.opencore.criticals import (
     CRITICAL_TYPES as CRITICAL_TYPES,
     CriticalEffects as CriticalEffects,
     CriticalHit as CriticalHit,
+    LOCATIONS as LOCATIONS,
     NO_EFFECTS as NO_EFFECTS,
     Wound as Wound,
     attack_roll_modifier as attack_roll_modifier,

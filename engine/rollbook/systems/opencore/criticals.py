@@ -15,6 +15,9 @@ from rollbook.systems.opencore.terms import bloodloss_per_round
 
 
 CRITICAL_TYPES = tables.CRITICAL_TYPES
+# The states a critical leaves a hit location in, least to worst (the tables' `location`; which
+# location is the GM's). An encounter's location effect, added by hand, takes one of them.
+LOCATIONS = ("damaged", "severely damaged", "broken", "severed", "destroyed")
 
 
 def attack_roll_modifier(attack_roll: int | None) -> int:
@@ -89,7 +92,7 @@ class CriticalEffects:
     hp_per_round: int  # bloodloss x Terminology's -1 HP per round: 0 or negative, until stabilized
     stun_rounds: int  # Stun: unable to attack, -50 to defense rolls
     unconscious_rounds: int  # Unconscious: unable to attack, defend, move or use Powers
-    location: str | None  # the hit location's state: damaged, severely damaged, broken, severed, destroyed
+    location: str | None  # the hit location's state, one of LOCATIONS
     skill_penalty: int  # to applicable skills: 0 or negative
 
 
