@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import random
 import re
 import typing
@@ -255,7 +256,10 @@ def _checked(p: Param, value: Any) -> Any:
 
 
 def _not(value: Any) -> str:
-    """", not “abc”": the value the player typed (a value of another kind is not shown)."""
+    """", not “abc”": the value the player typed (a value of another kind is not shown). NaN and
+    Infinity, which JSON text from a link or a file may hold, are said in words ("not nan" was)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "; the value given is not a number" if math.isnan(value) else "; the value given is infinite"
     return f", not {quoted(value)}" if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
 
 
@@ -265,7 +269,7 @@ def _checked_one(p: Param, value: Any, field: str) -> Any:
     ok = isinstance(value, p.kind) and not (p.kind is not bool and isinstance(value, bool))
     if p.kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
-    if not ok:
+    if not ok or (isinstance(value, float) and not math.isfinite(value)):  # (no rule takes NaN or Infinity)
         raise RollbookError(_wanted(p.kind, value), fields=(field,))
     if p.kind is int and abs(value) > LARGEST_WHOLE_NUMBER:
         raise LimitError(f"enter a whole number between -{LARGEST_WHOLE_NUMBER:,} and {LARGEST_WHOLE_NUMBER:,}",

@@ -5,13 +5,14 @@ word or a dotted path, and it still names the field it is about (``fields``)."""
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any, Iterator
 
 import pytest
 from encounter_helpers import BUCK, cyno_fight, opencore_fight, step
 
-from rollbook import api
+from rollbook import api, commands
 from rollbook.encounter import shape
 
 # test_error_fields's ENGINE_WORDS, and what a Python repr or a path looks like
@@ -120,3 +121,46 @@ def test_a_second_copy_of_the_longest_name_is_numbered_within_the_limit() -> Non
         enc = step(enc, "add", name=name, side="foes", score=BUCK)
     assert enc["combatants"][-1]["name"] == "A" * (shape.LONGEST_TEXT - 3) + " 10"
     assert len({c["name"] for c in enc["combatants"]}) == len(enc["combatants"])
+
+
+NOT_NUMBERS = [float("nan"), float("inf"), float("-inf")]
+
+
+@pytest.mark.parametrize("value", NOT_NUMBERS, ids=["NaN", "Infinity", "-Infinity"])
+def test_a_value_that_is_not_a_number_is_refused_saying_what_was_wrong_and_what_to_enter(value: float) -> None:
+    """NaN and Infinity, which JSON text from a hostile link or file may hold (Python reads them):
+    every argument of every encounter command, a score of a new combatant and every place of a kept
+    encounter. The refusal said "enter a whole number, such as 40, not nan"."""
+    fight, cyno = fights()
+    refusals = 0
+    for name, cmd in commands.load_all().items():
+        if not name.startswith("encounter "):
+            continue
+        for param in cmd.params:
+            if param.name == "encounter":
+                continue
+            given = {"x": value} if param.keyed else [value] if param.many else value
+            for enc in (fight, cyno):
+                answer = json.loads(api.call_json(json.dumps({"command": name, "args": {"encounter": enc, param.name: given}})))
+                if answer["ok"]:
+                    continue
+                refusals += 1
+                assert_player_words(answer["error"], (name, param.name, value))
+        answer = json.loads(api.call_json(json.dumps({"command": name, "args": {"encounter": value}})))
+        if "encounter" in {p.name for p in cmd.params}:
+            assert not answer["ok"]
+            assert_player_words(answer["error"], (name, "encounter", value))
+            assert answer["error"]["message"].startswith("enter an encounter"), answer
+    for score in BUCK:
+        error = said("add", {"encounter": fight, "name": "Scout", "side": "foes", "score": {**BUCK, score: value}})
+        assert error is not None and error["fields"] == [f"score.{score}"], error
+        assert_player_words(error, (score, value))
+        assert error["message"].startswith("enter a whole number, such as 40; "), error["message"]
+        assert ("is not a number" if value != value else "is infinite") in error["message"], error["message"]
+        refusals += 1
+    for path in places(fight):
+        error = said("show", {"encounter": put(fight, path, value)})
+        if error is not None:
+            refusals += 1
+            assert_player_words(error, (path, value))
+    assert refusals > 100, refusals
