@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
+from sitebuild import deployed_site  # noqa: E402
+
 pytestmark = pytest.mark.cpython_only  # runs Node and the bundle hook in subprocesses
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,9 +32,9 @@ print(json.dumps(report))
 
 @pytest.fixture(scope="module")
 def bundled_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    site = tmp_path_factory.mktemp("harness-site")
-    hook.bundle_into(site, site.parent / "harness-bundle")
-    return site
+    """The site's engine as the run builds it (make test's site/, or one build for the session),
+    read, never written: bundling a second copy here took 17 s of a loaded CI run."""
+    return deployed_site(tmp_path_factory).directory
 
 
 def run_harness(site: Path, **env: str) -> subprocess.CompletedProcess[str]:
