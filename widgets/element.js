@@ -10,6 +10,7 @@ import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
 import { whenIdle } from "./idle.js";
 import { afterEngineStart, engineOnDevice, engineStarting, firstScreenComing, firstScreenDrawn, retry, warmUp, warmUpWhenIdle,
   watchEngine } from "./engine.js";
+import { siteUpdated, UPDATED } from "./deploy.js";
 
 export { html, nothing };
 
@@ -176,6 +177,8 @@ export class RollbookElement extends HTMLElement {
   #queued = false;
   #afterPaint = false;
   #drawn = false;
+  #updatedAsked = null; // the engine status a newer deploy was asked about (deploy.js)
+  #siteUpdated = false; // and it was: the page's engine folder is gone from the site
 
   connectedCallback() {
     this.fallback ??= this.textContent.trim(); // what the page shows before the widgets load
@@ -310,6 +313,18 @@ export class RollbookElement extends HTMLElement {
    *  speaks, and nothing under it moves when the engine starts and stops starting. */
   engineNotice() {
     const { state, message } = this.engine;
+    // An engine that fails, or starts again after it was ready (a message says so), may be one a
+    // newer deploy replaced: then Reload, not Retry (deploy.js). Not asked on a first start.
+    if ((state === "failed" || (state === "starting" && message)) && this.#updatedAsked !== this.engine) {
+      this.#updatedAsked = this.engine;
+      siteUpdated().then((updated) => { if (updated) { this.#siteUpdated = true; this.update(); } });
+    }
+    if (this.#siteUpdated && state !== "ready") {
+      return html`<div class="rollbook-engine-state rollbook-problem" role="alert">
+        <p>${UPDATED}</p>
+        <button type="button" class="md-button md-button--primary" @click=${() => globalThis.location.reload()}>Reload</button>
+      </div>`;
+    }
     if (state === "failed") {
       return html`<div class="rollbook-engine-state rollbook-problem" role="alert">
         <p>${message}</p>

@@ -21,6 +21,7 @@ import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
 import { BEHIND, indexedDbMark, indexedDbOrNull, StepLock } from "../../step-lock.js";
+import { siteUpdated } from "../../deploy.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
@@ -161,6 +162,10 @@ class EncounterTracker extends RollbookElement {
     const answer = await ask({ command, args: { encounter: fight.current, ...given(args), ...(rolls ? { seed } : {}) } });
     this.busy = false;
     if (!answer.ok) {
+      if (answer.error.kind === "load" && await siteUpdated()) { // a newer deploy: no Retry can start this page's engine
+        this.refused(form, { message: NOT_DONE_UPDATED });
+        return null;
+      }
       // `blame`: the field a refusal naming none is about (the form's one number, e.g. an amount)
       // `words`: the refusal as said where no field of it is shown (a one-tap add: the name it gave)
       const error = answer.error.fields?.length || !blame ? answer.error : { ...answer.error, fields: [blame] };
@@ -447,6 +452,8 @@ class EncounterTracker extends RollbookElement {
   }
 }
 
+const NOT_DONE_UPDATED = "Not done: Rollbook was updated on the site while this page was open. Reload the page, then tap again; "
+  + "the encounter is kept as it was before this tap.";
 const NOT_ENDED = "Not ended: another tab has kept a step on this encounter, or started another, since End was tapped; "
   + "it is the one shown here. End the encounter again to end it.";
 const NOT_KEPT_ENDED = "Not kept: the encounter was ended in another tab before this step reached it; that tab's Bring it back brings it back.";
