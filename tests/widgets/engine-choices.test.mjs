@@ -68,3 +68,29 @@ test("a location effect added by hand offers the engine's location states, the l
   for (const state of ENCOUNTER.locations) assert.doesNotMatch(source, new RegExp(`"${state}"`), `${state} typed in combatant.js`);
   assert.doesNotMatch(source, /kind: "stun"/, "the first effect kind typed in combatant.js");
 });
+
+// Each widget's words for a command's choices: [file, words, the engine's choices, what the old
+// file typed instead of taking them from the facts].
+const WORDED = [
+  ["elements/opencore-attack.js", "POWER_WORDS", COMMANDS["opencore attack"].power.choices, /value: "(touch|physical|mental)"/],
+  ["elements/opencore-check.js", "KIND_WORDS", COMMANDS["opencore check"].kind.choices, /value: "(reflex|perception)"/],
+  ["elements/cyno-defense.js", "IMPOSSIBLE_DODGE_WORDS", COMMANDS["cyno dodge"].impossible_dodge.choices, /value: "(costs-action|free)"|initial: "costs-action"/],
+  ["elements/cyno-defense.js", "FAILED_PARRY_WORDS", COMMANDS["cyno parry"].failed_skilled_parry.choices, /value: "(free|action)"|initial: "free"/],
+  ["elements/cyno-defense.js", "RANGED_PARRY_WORDS", COMMANDS["cyno parry"].ranged_parry.choices, /value: "(blow-only|allowed)"|initial: "blow-only"/],
+  ["elements/encounter/actions.js", "DEFENSE_WORDS", COMMANDS["encounter strike"].defense.choices, /\["none", "No defense"\]|\?\? "none"/],
+];
+
+test("each helper words exactly the choices the engine's command takes, and types none of them as a value", () => {
+  for (const [file, words, choices, typed] of WORDED) {
+    const source = read(file);
+    assert.doesNotMatch(source, typed, `${file}: a choice of the engine typed as a value`);
+    wordsEvery(source, words, choices);
+  }
+});
+
+test("the character sheet orders the saves as the engine's check takes them; a strike's defense starts at the engine's default", () => {
+  assert.doesNotMatch(read("elements/character-sheet.js"), /"physical-toughness"/, "the saves typed in character-sheet.js");
+  assert.deepEqual(COMMANDS["opencore check"].kind.choices.slice(0, 5), ["physical-toughness", "reflex", "willpower", "awareness", "concentration"]);
+  assert.doesNotMatch(read("elements/encounter/combatant.js"), /defense: "none"/, "the strike's default defense typed in combatant.js");
+  assert.equal(COMMANDS["encounter strike"].defense.default, "none");
+});

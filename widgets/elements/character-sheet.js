@@ -6,7 +6,7 @@
 // Nothing here computes a rule: every number is the engine's.
 
 import { html, nothing } from "../element.js";
-import { ABILITIES } from "../facts.js";
+import { ABILITIES, COMMANDS } from "../facts.js";
 import { SITE_ROOT } from "../session.js";
 import { percent } from "./dice.js";
 
@@ -24,8 +24,9 @@ const RULE_PAGES = {
 
 const page = (path) => new URL(path, SITE_ROOT).href;
 
-// The saving throws in the order the rules give them (the engine's JSON sorts its keys).
-const SAVES = ["physical-toughness", "reflex", "willpower", "awareness", "concentration"];
+// The saving throws in the order the rules give them, as "opencore check" takes them (the
+// answer's JSON sorts its keys); Perception after them.
+const SAVES = COMMANDS["opencore check"].kind.choices;
 
 /** A composite's own name: the abilities it is made of (`abilities`: code -> the ability codes,
  *  the engine's composites table), by their names; "Composite" until the table is known. */

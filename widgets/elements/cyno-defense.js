@@ -4,6 +4,8 @@
 // no action. Where the document rules a defense out (unaware of the attack, not hand-to-hand, a
 // volley of five or more) the engine says so; a parried blow's damage goes to the weapon or limb.
 
+import { choiceOptions } from "../choices.js";
+import { COMMANDS } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, typed, verdict } from "../tool.js";
 
 function outcome(result) {
@@ -38,6 +40,15 @@ const ROLL = { name: "roll", label: "d20 rolled", kind: "int", help: "blank: rol
 const UNAWARE = { name: "unaware", label: "Does not know of the attack (e.g. hit from the back)", kind: "bool", section: SITUATION };
 const RANGED = { name: "ranged", label: "Not a hand-to-hand attack (a shot, a throw, a rocket)", kind: "bool", section: SITUATION };
 
+/** A ruling the command takes as its parameter `param` (from the facts): its values and order the
+ *  engine's, at the engine's default (the ruling's reading) until changed; `words` for each value. */
+function ruling(name, label, param, words) {
+  return { name, label, kind: "choice", section: RULINGS, wide: true, initial: param.default, options: choiceOptions(param.choices, words) };
+}
+const IMPOSSIBLE_DODGE_WORDS = { "costs-action": "still costs its action", free: "costs no action (ruling option)" };
+const FAILED_PARRY_WORDS = { free: "costs no action", action: "costs an action (ruling option)" };
+const RANGED_PARRY_WORDS = { "blow-only": "no parry: only a blow is parried", allowed: "a parry may be tried (ruling option)" };
+
 class CynoDodge extends RollbookTool {
   static tool = "cyno-dodge";
   static page = "tools/combat/";
@@ -50,8 +61,7 @@ class CynoDodge extends RollbookTool {
       RANGED,
       { name: "volley", label: "Missiles in the volley", kind: "int", help: "blank: not a volley", section: SITUATION },
       UNAWARE,
-      { name: "impossible_dodge", label: "A dodge the rules rule out", kind: "choice", section: RULINGS, wide: true, initial: "costs-action",
-        options: [{ value: "costs-action", label: "still costs its action" }, { value: "free", label: "costs no action (ruling option)" }] }];
+      ruling("impossible_dodge", "A dodge the rules rule out", COMMANDS["cyno dodge"].impossible_dodge, IMPOSSIBLE_DODGE_WORDS)];
   }
 
   request(values, seed) {
@@ -79,10 +89,8 @@ class CynoParry extends RollbookTool {
       { name: "skill_roll", label: "d% rolled", kind: "int", help: "blank: rolled here", section: DICE },
       { name: "damage", label: "The blow's damage", kind: "int", help: "parried: the weapon or limb takes it" },
       RANGED, UNAWARE,
-      { name: "failed_skilled_parry", label: "A failed parry with the skill", kind: "choice", section: RULINGS, wide: true, initial: "free",
-        options: [{ value: "free", label: "costs no action" }, { value: "action", label: "costs an action (ruling option)" }] },
-      { name: "ranged_parry", label: "Against an attack that is not hand-to-hand", kind: "choice", section: RULINGS, wide: true, initial: "blow-only",
-        options: [{ value: "blow-only", label: "no parry: only a blow is parried" }, { value: "allowed", label: "a parry may be tried (ruling option)" }] }];
+      ruling("failed_skilled_parry", "A failed parry with the skill", COMMANDS["cyno parry"].failed_skilled_parry, FAILED_PARRY_WORDS),
+      ruling("ranged_parry", "Against an attack that is not hand-to-hand", COMMANDS["cyno parry"].ranged_parry, RANGED_PARRY_WORDS)];
   }
 
   request(values, seed) {

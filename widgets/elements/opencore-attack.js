@@ -5,15 +5,17 @@
 // Shielding Power, armor and Toughness (or straight to HP for a substance flaw) and the critical
 // it calls for, with its effects.
 
-import { CRITICAL_TYPES } from "../facts.js";
+import { choiceOptions } from "../choices.js";
+import { COMMANDS, CRITICAL_TYPES } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
 
-const ATTACKS_WITH = [
-  { value: "", label: "A weapon" },
-  { value: "touch", label: "A touch-based Power (Hand-to-Hand)" },
-  { value: "physical", label: "A Physical Power (its score is the skill)" },
-  { value: "mental", label: "A Mental Power (cannot be blocked)" },
-];
+// A weapon, or each kind of Power "opencore attack" takes, in words.
+const POWER_WORDS = {
+  touch: "A touch-based Power (Hand-to-Hand)",
+  physical: "A Physical Power (its score is the skill)",
+  mental: "A Mental Power (cannot be blocked)",
+};
+const ATTACKS_WITH = [{ value: "", label: "A weapon" }, ...choiceOptions(COMMANDS["opencore attack"].power.choices, POWER_WORDS)];
 const TABLES = CRITICAL_TYPES.map((critical) => critical.type);
 const POWER = "A Power";
 const BONUSES = "Bonuses and conditions";

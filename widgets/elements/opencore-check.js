@@ -4,6 +4,8 @@
 // result on a device that does not keep the character. <rollbook-opencore-successes>: the
 // document's success check by the number of rolls above a number ("opencore successes").
 
+import { choiceOptions } from "../choices.js";
+import { COMMANDS } from "../facts.js";
 import { define, given, html, RollbookTool, typed, verdict } from "../tool.js";
 import { CHARACTER_RULINGS } from "../kept.js";
 import { kept, SITE_ROOT } from "../session.js";
@@ -11,14 +13,15 @@ import { scoresText } from "./inline-roll.js";
 import { chanceText } from "./dice.js";
 
 // The command's choices, in the rules' words.
-const KINDS = [
-  { value: "physical-toughness", label: "Physical Toughness save" },
-  { value: "reflex", label: "Reflex save" },
-  { value: "willpower", label: "Willpower save" },
-  { value: "awareness", label: "Awareness save" },
-  { value: "concentration", label: "Concentration save" },
-  { value: "perception", label: "Perception check" },
-];
+const KIND_WORDS = {
+  "physical-toughness": "Physical Toughness save",
+  reflex: "Reflex save",
+  willpower: "Willpower save",
+  awareness: "Awareness save",
+  concentration: "Concentration save",
+  perception: "Perception check",
+};
+const KINDS = choiceOptions(COMMANDS["opencore check"].kind.choices, KIND_WORDS);
 const RULINGS = Object.keys(CHARACTER_RULINGS); // the options "opencore check" takes, as the character keeps them
 const hidden = () => true; // carried in the link, taken from the active character
 

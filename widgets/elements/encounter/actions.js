@@ -3,6 +3,8 @@
 // attack or strike from its event's detail.
 
 import { html, nothing } from "../../element.js";
+import { choiceOptions } from "../../choices.js";
+import { COMMANDS } from "../../facts.js";
 import { labelled } from "../../field-problem.js";
 import { keepResult } from "../../session.js";
 import { typed } from "../../tool.js";
@@ -10,7 +12,10 @@ import { input, select } from "./fields.js";
 import { answerHere, noLoss } from "./log.js";
 
 const PAGE = "tools/encounter/";
-const DEFENSES = [["none", "No defense"], ["dodge", "Dodge"], ["blind-dodge", "Blind dodge"], ["parry", "Parry"]];
+// A strike's declared defense: those `encounter strike` takes, in its order, at its default until chosen.
+export const DEFENSE = COMMANDS["encounter strike"].defense;
+const DEFENSE_WORDS = { none: "No defense", dodge: "Dodge", "blind-dodge": "Blind dodge", parry: "Parry" };
+const DEFENSES = choiceOptions(DEFENSE.choices, DEFENSE_WORDS).map(({ value, label }) => [value, label]);
 // Cyno's strike: the attacker's own weapon, or what Rockets and Missiles describe
 // (a rocket is a shot: no dodge or parry; a volley takes no bonuses or penalties: the engine applies both)
 const FIRED = [["weapon", "Its own weapon"], ["rocket", "A rocket (−2)"], ["volley", "A missile volley"]];
@@ -44,7 +49,7 @@ function strikeArgs(t, attacker, target) {
   const e = t.edit(attacker);
   // a volley takes no bonuses, penalties or aim (ruling cyno-missile-modifiers): those options are not shown for it
   const volley = e.fired === "volley";
-  return { attacker, target, defense: e.defense ?? "none",
+  return { attacker, target, defense: e.defense ?? DEFENSE.default,
            condition: !volley && e.conditions.length ? e.conditions : undefined, aim: volley ? undefined : typed(e.aim),
            ranged: (!volley && e.ranged) || undefined, unaware: e.unaware || undefined,
            rocket: e.fired === "rocket" || undefined, volley: volley ? typed(e.volley) ?? 0 : undefined };

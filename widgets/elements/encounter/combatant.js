@@ -5,7 +5,7 @@ import { html, nothing } from "../../element.js";
 import { COMMANDS, CRITICAL_TYPES as CRITICALS, ENCOUNTER } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
-import { actionsView } from "./actions.js";
+import { actionsView, DEFENSE } from "./actions.js";
 import { addAnother, addArgs, keepAsFoe } from "./add.js";
 import { input, select } from "./fields.js";
 import { answerHere, outcomeLine } from "./log.js";
@@ -19,7 +19,7 @@ const LOCATIONS = ENCOUNTER.locations; // a location's states, least to worst: t
 
 /** A combatant's edit form values, kept per combatant while the page is open. */
 export function blankEdit() {
-  return { amount: "", critical_type: "", bonus: "", kind: HAND_EFFECTS[0], rounds: "1", hp_per_round: "-1", location: LOCATIONS[0], skill_penalty: "-10", defense_penalty: "-20", text: "", defense: "none", conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
+  return { amount: "", critical_type: "", bonus: "", kind: HAND_EFFECTS[0], rounds: "1", hp_per_round: "-1", location: LOCATIONS[0], skill_penalty: "-10", defense_penalty: "-20", text: "", defense: DEFENSE.default, conditions: [], aim: "", ranged: false, unaware: false, fired: "weapon", volley: "" };
 }
 
 /** One bar: a <progress> (the CSP allows no style="") and its numbers in words. */
