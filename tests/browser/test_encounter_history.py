@@ -1,0 +1,99 @@
+"""Back and forward in the middle of an encounter step (issue 39): Roll initiative tapped, then
+history.back() in the same moment, before the answer, then forward again. Reached by Material's
+instant navigation (the document stays; the tracker is taken off the page mid-step) or by a page
+load (the document goes, its engine with it). The step is kept whole or not at all, never twice:
+what the page shows after forward is what storage holds, the replay of the steps kept on CPython;
+the next tap steps on from it once; a reload agrees; no page error."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browserkit import ENGINE_TIMEOUT_MS
+from kit.engine import engine
+from kit.kept import KEPT, read_kept
+
+pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
+
+SEED = 5
+
+
+def a_fight() -> dict[str, Any]:
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    score = {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}
+    for name, side in (("Buck", "players"), ("Orc", "orcs")):
+        enc = engine("encounter add", encounter=enc, name=name, side=side, score=score)["encounter"]
+    return {"current": enc, "undo": [], "full": {}, "seed": SEED, "updated": "2026-12-01T00:00:00.000Z"}
+
+
+def ready(page: Page) -> None:
+    expect(page.locator(".rollbook-encounter__next")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
+
+
+def replay(fight: dict[str, Any], steps: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The encounter after `steps` Next steps from `fight`, each with the fight's next seed, and Undo's states."""
+    current, undo = fight["current"], []
+    for n in range(steps):
+        undo.append(current)
+        current = engine("encounter next", encounter=current, seed=SEED + n)["encounter"]
+    return current, undo
+
+
+def shown_and_kept(page: Page, fight: dict[str, Any]) -> int:
+    """How many steps storage holds (each the replay's), and the page shows the same."""
+    kept = read_kept(page)["encounter"]
+    steps = len(kept["undo"])
+    current, undo = replay(fight, steps)
+    assert kept["current"] == current and kept["undo"] == undo, f"the kept encounter is not the replay of {steps} steps"
+    assert kept["seed"] == SEED + steps, f"{steps} steps kept, next seed {kept['seed']}: a seed taken twice or lost"
+    expect(page.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({steps})" if steps else "Undo")
+    return steps
+
+
+@pytest.mark.parametrize("forward", ["after the answer", "at once"])
+@pytest.mark.parametrize("how", ["instant navigation", "page load"])
+def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(phone, base_url: str, how: str, forward: str) -> None:
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    fight = a_fight()
+    page.goto(base_url + "tools/")
+    page.evaluate("([key, fight]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: fight}))", [KEPT, fight])
+    page.reload()  # the kept state is read as the page loads
+    if how == "instant navigation":  # Material follows links once it has run and has the sitemap
+        with page.expect_response(lambda response: response.url.endswith("/sitemap.xml")):
+            page.locator("article h1").first.click()
+        page.wait_for_load_state("networkidle")
+        page.evaluate("window.rollbookMarker = 'one document'")
+        page.locator("article a[href$='/tools/encounter/']").first.click()
+    else:
+        page.goto(base_url + "tools/encounter/")
+    ready(page)
+    assert page.evaluate("window.rollbookMarker ?? null") == ("one document" if how == "instant navigation" else None)
+    assert shown_and_kept(page, fight) == 0
+
+    page.evaluate("() => { document.querySelector('.rollbook-encounter__next').click(); history.back(); }")
+    page.wait_for_url(lambda url: not url.endswith("/encounter/"), timeout=ENGINE_TIMEOUT_MS)
+    if forward == "after the answer":
+        page.wait_for_timeout(1500)  # the step's answer, had it gone on, has come by now
+    page.go_forward()
+    page.wait_for_url("**/tools/encounter/", timeout=ENGINE_TIMEOUT_MS)
+    ready(page)
+    page.wait_for_timeout(1500)  # a step still on its way is kept or not by now
+    steps = shown_and_kept(page, fight)
+    assert steps in (0, 1)
+
+    page.locator(".rollbook-encounter__next").click()  # the next tap steps on once, from what is kept
+    expect(page.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({steps + 1})", timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator("rollbook-encounter .rollbook-problem")).to_have_count(0)
+    assert shown_and_kept(page, fight) == steps + 1
+    page.reload()
+    ready(page)
+    assert shown_and_kept(page, fight) == steps + 1
+    assert json.loads(page.evaluate(f"() => localStorage.getItem('{KEPT}')"))["rollbook"] == 2
+    assert errors == []
