@@ -379,12 +379,13 @@ def add_effect(
     wanted = shape.EFFECT_FIELDS[kind]
     extra = sorted(set(fields) - set(wanted))
     missing = [name for name in wanted if name not in fields]
+    named = kind.replace("-", " ")  # as a page says it: "dropped weapon"
     if extra or missing:
-        raise RollbookError(f"a {kind} effect takes {_words(wanted) or 'nothing more'}",
-                            hint=("give " if missing else "leave out ") + ("it" if len(missing or extra) == 1 else "them"),
-                            fields=tuple(missing or extra))
+        them = "it" if len(missing or extra) == 1 else "them"
+        raise RollbookError(f"a {named} effect takes {_words(wanted) or 'nothing more'}",
+                            hint=f"give {them}" if missing else f"leave {them} out", fields=tuple(missing or extra))
     if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
-        raise RollbookError(f"a {kind} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
+        raise RollbookError(f"a {named} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
                             hint="give the rounds" if rounds is None else "leave the rounds out", fields=("rounds",))
     return _answer(*turns.add_effect(enc, who, kind, rounds, fields), before=encounter)
 

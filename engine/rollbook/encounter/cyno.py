@@ -176,8 +176,11 @@ def hold(enc: Encounter, who: str, after: str, rng: random.Random, *, roll: int 
     c = turns.find(enc, who)
     other = turns.find(enc, after)
     now = turns.current(enc)
-    if now is None or now["id"] != who:
-        raise RollbookError(f"only the combatant whose turn it is can hold back ({now['name'] if now else 'nobody'})")
+    if now is None:
+        raise RollbookError(f"{c['name']} cannot hold back before anyone's turn", hint="roll initiative first")
+    if now["id"] != who:
+        raise RollbookError(f"{c['name']} cannot hold back now: it is {now['name']}'s turn",
+                            hint=f"hold back on {c['name']}'s own turn")
     if after not in enc["order"][enc["turn"] + 1:]:
         raise RollbookError(f"{other['name']} does not move later this turn", hint="hold back for someone still to move")
     position = enc["turn"]
@@ -245,10 +248,11 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
     if down(t):
         raise RollbookError(f"{t['name']} is down")
     if aim < 0:
-        raise RollbookError(f"aiming actions cannot be negative ({aim})", hint="1 or more, or none", fields=("aim",))
+        raise RollbookError(f"aiming takes 1 action or more, not {aim}", hint="or none: leave it out", fields=("aim",))
     if a["actions_left"] < 1 + aim:
-        raise RollbookError(f"{a['name']} has {a['actions_left']} action(s) left; this strike needs {1 + aim}",
-                            fields=("aim",) if aim else ())
+        left = a["actions_left"]
+        raise RollbookError(f"{a['name']} has {left} action{'s' if left != 1 else ''} left, and this strike needs {1 + aim}"
+                            + (f": 1 to strike and {aim} to aim" if aim else ""), fields=("aim",) if aim else ())
     if unaware and defense != "none":
         raise RollbookError(cyno.UNAWARE, hint="declare no defense, or say the target knows", fields=("defense", "unaware"))
     ranged = ranged or rocket  # "shot like any other projectile weapons": no hand-to-hand blow to dodge or parry

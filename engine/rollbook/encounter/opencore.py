@@ -249,7 +249,8 @@ def _group_initiative(enc: Encounter, acting: list[Combatant], rng: random.Rando
         enc["order"] = [c["id"] for c in acting]
         return [turns.event(enc, "initiative", f"Only {sides[0]} can still act: no initiative to roll")]
     if len(sides) != 2:
-        raise RollbookError(f"group initiative is between two opposing sides, not {len(sides)} ({', '.join(sides)})",
+        raise RollbookError(f"group initiative is between two opposing sides, and this encounter has {len(sides)}: "
+                            f"{', '.join(sides)}",
                             hint="give each combatant one of two sides, or start with individual initiative")
     pairs, winner = roll_off(rolls.get(sides[0]), rolls.get(sides[1]), "1d6", rng, opencore.group_initiative_winner)
     first, second = sides if winner == "first" else sides[::-1]
@@ -356,8 +357,9 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
         raise RollbookError("this skill replaces the combatant's own for a touch Power's Hand-to-Hand attack",
                             hint="choose the touch Power, or leave it out", fields=("attack_skill", "power"))
     if turns.has(a, "dropped-weapon") and p.power is None and weapon != HAND_TO_HAND:  # fists need no weapon
-        raise RollbookError(f"{a['name']} dropped the weapon",
-                            hint="pick it up (end the dropped-weapon effect) or attack Hand to Hand", fields=("weapon",))
+        raise RollbookError(f"{a['name']} has dropped its weapon",
+                            hint=f"end {a['name']}'s dropped weapon effect once it is picked up, or attack {HAND_TO_HAND}",
+                            fields=("weapon",))
     if state(enc, t) == "dead":
         raise RollbookError(f"{t['name']} is dead")
     asleep = unconscious(enc, t)
@@ -492,7 +494,7 @@ def stabilize(enc: Encounter, target: str) -> Step:
 def action(enc: Encounter, who: str, kind: str) -> Step:
     """Bide (+20 to next round's initiative) or Defense (defensive skills doubled until the next
     action), taken as the combatant's action this round."""
-    c, _ = _acting(enc, who, f"{kind}")
+    c, _ = _acting(enc, who, {"bide": "Bide", "defending": "the Defense action"}.get(kind, kind))
     if kind == "bide" and enc["initiative"] == "group":
         raise RollbookError("Bide adds to individual initiative", hint="this encounter uses group initiative")
     c["acted"] = True

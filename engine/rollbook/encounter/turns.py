@@ -36,8 +36,10 @@ def find(enc: Encounter, who: str) -> Combatant:
     for combatant in enc["combatants"]:
         if combatant["id"] == who:
             return combatant
-    ids = ", ".join(c["id"] for c in enc["combatants"]) or "none yet: add one first"
-    raise RollbookError(f"there is no combatant {quoted(who)}", hint=f"ids: {ids}")
+    # by the names a page shows (an id is the engine's: a page never shows one)
+    names = ", ".join(c["name"] for c in enc["combatants"])
+    raise RollbookError("there is no such combatant in this encounter: it may have been taken out",
+                        hint=f"choose one of: {names}" if names else "add one first")
 
 
 def current(enc: Encounter) -> Combatant | None:
@@ -93,7 +95,8 @@ def remove(enc: Encounter, who: str) -> Step:
     combatant = find(enc, who)
     now = current(enc)
     if now is not None and now["id"] == who:
-        raise RollbookError(f"it is {combatant['name']}'s turn", hint="end it first (next turn), then remove")
+        raise RollbookError(f"{combatant['name']} is acting now, so cannot leave yet",
+                            hint=f"move on to the next turn, then remove {combatant['name']}")
     if who in enc["order"]:
         if enc["turn"] is not None and enc["order"].index(who) < enc["turn"]:
             enc["turn"] -= 1  # the same combatant keeps the turn
@@ -208,7 +211,7 @@ def add_effect(enc: Encounter, who: str, kind: str, rounds: int | None, fields: 
     """An effect added by hand (what the rules do not cover, or a ruling made at the table)."""
     combatant = find(enc, who)
     if kind not in EFFECT_FIELDS:
-        raise RollbookError(f"unknown effect {quoted(kind)}", hint="kinds: " + ", ".join(EFFECT_FIELDS))
+        raise RollbookError(f"unknown effect {quoted(kind)}", hint="effects: " + ", ".join(k.replace("-", " ") for k in EFFECT_FIELDS))
     item = effect(kind, enc["round"], rounds=rounds, **fields)
     check_effect("the effect", item)
     combatant["effects"].append(item)
@@ -224,18 +227,24 @@ def end_effect(enc: Encounter, who: str, *, kind: str | None = None, index: int 
         raise RollbookError("say which effect ends: its kind, or its place among the combatant's effects",
                             hint="such as stun, or 0 for the first", fields=("kind", "index"))
     if index is not None:
-        if not 0 <= index < len(effects):
-            raise RollbookError(f"{combatant['name']} has {len(effects)} effect(s); there is no number {index}",
-                                hint="count from 0", fields=("index",))
+        if not 0 <= index < len(effects):  # (ended meanwhile, perhaps in another tab)
+            raise RollbookError(f"{combatant['name']} no longer has that effect", hint=_effects_now(enc, combatant),
+                                fields=("index",))
         ending = [effects[index]]
     else:
         ending = [e for e in effects if e["kind"] == kind]
         if not ending:
-            kinds = ", ".join(sorted({e["kind"] for e in effects})) or "none"
-            raise RollbookError(f"{combatant['name']} has no {kind} effect", hint=f"effects: {kinds}", fields=("kind",))
+            raise RollbookError(f"{combatant['name']} has no {str(kind).replace('-', ' ')} effect", hint=_effects_now(enc, combatant),
+                                fields=("kind",))
     combatant["effects"] = [e for e in effects if not any(e is gone for gone in ending)]
     return logged(enc, [event(enc, "effect-ends", f"{combatant['name']}: {describe(enc, e, rounds=False)} ended by hand",
                               who, effect=e["kind"]) for e in ending])
+
+
+def _effects_now(enc: Encounter, combatant: Combatant) -> str:
+    """What a combatant is under, in words, for a refusal's hint."""
+    words = "; ".join(describe(enc, e) for e in combatant["effects"])
+    return f"its effects now: {words}" if words else "it is under no effect now"
 
 
 def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
@@ -252,7 +261,7 @@ def heal(enc: Encounter, who: str, amount: int, points: str) -> Step:
 
 def not_started(enc: Encounter, what: str) -> None:
     if enc["turn"] is None:
-        raise RollbookError(f"{what} needs someone's turn", hint="start the round first (next turn)")
+        raise RollbookError(f"{what} needs someone's turn", hint="roll initiative first")
 
 
 def typical(given: dict[str, int], scores: dict[str, int], words: dict[str, str], ruling: str,

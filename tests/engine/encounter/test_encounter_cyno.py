@@ -143,7 +143,7 @@ def test_a_rocket_is_a_shot_so_it_cannot_be_dodged_or_parried():
     parried = call("strike", encounter=enc, attacker="p1", target="g1", roll=15, rocket=True, defense="parry",
                    percentile=10, damage_roll=4)
     assert "parry is not allowed" in parried["text"] and who(parried["encounter"], "g1")["dp"] == 16
-    assert "aiming actions cannot be negative (-1)" in refused("strike", encounter=enc, attacker="p1", target="g1",
+    assert "aiming takes 1 action or more, not -1" in refused("strike", encounter=enc, attacker="p1", target="g1",
                                                                aim=-1)
 
 

@@ -256,7 +256,7 @@ def test_a_dropped_weapon_leaves_fists():
     # "Attacker drops weapon": until it is picked up, Hand to Hand (and its speed) is what is left
     enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
     enc["combatants"][0]["effects"].append({"kind": "dropped-weapon", "rounds": None, "dealt": 1, "ends": "by-hand"})
-    assert "dropped the weapon" in refused("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50,
+    assert "has dropped its weapon" in refused("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50,
                                            defense_roll=50)
     assert status(enc, "p1")["can_attack"] is True
     fists = call("attack", encounter=enc, attacker="p1", target="o1", weapon="Hand to Hand", attack_roll=50,

@@ -172,7 +172,7 @@ def test_removing_a_combatant_keeps_the_turn_where_it_was():
     enc = step(opencore_fight(), "add", name="Grak", side="orcs", score={**BUCK, "dex": 1}, weapon="Sword")
     enc = step(enc, "next", roll={"p1": 20, "o1": 10, "o2": 1}, seed=1)
     enc = step(enc, "next", seed=1)  # the orc's turn, second of three
-    assert "it is Orc's turn (end it first (next turn), then remove)" == refused("remove", encounter=enc, who="o1")
+    assert "Orc is acting now, so cannot leave yet (move on to the next turn, then remove Orc)" == refused("remove", encounter=enc, who="o1")
     enc = step(enc, "remove", who="p1")
     assert enc["order"] == ["o1", "o2"] and enc["order"][enc["turn"]] == "o1"
     assert "initiative is rolled when a round begins" in refused("next", encounter=enc, roll={"o1": 3}, seed=1)
@@ -184,7 +184,8 @@ def test_an_effect_ends_by_its_place_or_all_of_its_kind():
     enc = step(enc, "effect", who="p1", kind="note", text="blinded by sand")
     assert [e["rounds"] for e in step(enc, "end-effect", who="p1", index=0)["combatants"][0]["effects"]] == [1, None]
     assert [e["kind"] for e in step(enc, "end-effect", who="p1", kind="stun")["combatants"][0]["effects"]] == ["note"]
-    assert "no number 3" in refused("end-effect", encounter=enc, who="p1", index=3)
+    assert "Buck no longer has that effect (its effects now: stun, 2 rounds left; stun, 1 round left; blinded by sand)" == refused(
+        "end-effect", encounter=enc, who="p1", index=3)
     assert "lasts a number of rounds" in refused("effect", encounter=enc, who="p1", kind="stun")
     assert "takes hp per round" in refused("effect", encounter=enc, who="p1", kind="bloodloss", text="x")
 

@@ -10,7 +10,7 @@ import re
 from typing import Any, Iterator
 
 import pytest
-from encounter_helpers import BUCK, cyno_fight, opencore_fight, step
+from encounter_helpers import BUCK, call, cyno_fight, opencore_fight, step
 
 from rollbook import api, commands
 from rollbook.encounter import shape
@@ -164,3 +164,64 @@ def test_a_value_that_is_not_a_number_is_refused_saying_what_was_wrong_and_what_
             refusals += 1
             assert_player_words(error, (path, value))
     assert refusals > 100, refusals
+
+
+# What a refusal of a step the page makes must not say: a combatant's id (p1, o1, g1), an effect's
+# kind as the engine spells it, counting from 0, "(s)" for a plural, or brackets in brackets.
+NOT_A_PLAYERS = re.compile(r"\b[pog]\d\b|\bids?\b|\b(dropped|extra|round|own|by)-(weapon|attack|end|turn|hand)\b"
+                           r"|count from 0|0 for the first|\(s\)|\([^()]*\(|leave out it")
+
+
+def refusals() -> list[tuple[str, str, dict[str, Any], tuple[str, ...]]]:
+    """(what, command, args, names the refusal must say) for the refusals of turns.py, opencore.py
+    and cyno.py a page can meet (another tab's step, a hostile link or file, a tap the page let through)."""
+    oc = opencore_fight()
+    started = step(oc, "next", seed=4)
+    now = started["order"][started["turn"]]
+    other = next(i for i in started["order"] if i != now)
+    name = {c["id"]: c["name"] for c in started["combatants"]}
+    dropped = step(started, "effect", who=now, kind="dropped-weapon")
+    sides = call("start", rules="opencore", initiative="group")["encounter"]
+    for who, side in (("A", "a"), ("B", "b"), ("C", "c")):
+        sides = step(sides, "add", name=who, side=side, score=BUCK)
+    cy = cyno_fight()
+    cys = step(cy, "next", seed=4)
+    cnow = cys["order"][cys["turn"]]
+    cother = next(i for i in cys["order"] if i != cnow)
+    cname = {c["id"]: c["name"] for c in cys["combatants"]}
+    return [
+        ("a target gone", "attack", {"encounter": started, "attacker": now, "target": "o9", "seed": 1}, ("Buck", "Orc")),
+        ("an attacker gone", "attack", {"encounter": started, "attacker": "p9", "target": other, "seed": 1}, ("Buck", "Orc")),
+        ("one removed twice", "remove", {"encounter": started, "who": "o9"}, ("Buck", "Orc")),
+        ("an attack before the first round", "attack", {"encounter": oc, "attacker": "p1", "target": "o1", "seed": 1}, ("initiative",)),
+        ("out of turn", "attack", {"encounter": started, "attacker": other, "target": now, "seed": 1}, (name[now], name[other])),
+        ("removed on its own turn", "remove", {"encounter": started, "who": now}, (name[now],)),
+        ("an effect ended twice", "end-effect", {"encounter": started, "who": "p1", "index": 0}, ("Buck",)),
+        ("an effect it has not", "end-effect", {"encounter": started, "who": "p1", "kind": "dropped-weapon"}, ("Buck", "dropped weapon")),
+        ("rounds for an effect that ends by hand", "effect", {"encounter": started, "who": "p1", "kind": "dropped-weapon", "rounds": 2},
+         ("dropped weapon",)),
+        ("a weapon dropped", "attack", {"encounter": dropped, "attacker": now, "target": other, "seed": 1}, (name[now], "Hand to Hand")),
+        ("group initiative of three sides", "next", {"encounter": sides, "seed": 1}, ("a, b", "c")),
+        ("Bide before the first round", "action", {"encounter": oc, "who": "p1", "action": "bide"}, ("initiative",)),
+        ("a strike out of turn", "strike", {"encounter": cys, "attacker": cother, "target": cnow, "seed": 1}, (cname[cnow], cname[cother])),
+        ("aiming less than nothing", "strike", {"encounter": cys, "attacker": cnow, "target": cother, "aim": -1, "seed": 1}, ()),
+        ("aiming past the actions left", "strike", {"encounter": cys, "attacker": cnow, "target": cother, "aim": 3, "seed": 1},
+         (cname[cnow], "2 actions")),
+        ("holding back out of turn", "hold", {"encounter": cys, "who": cother, "after": cnow, "seed": 1}, (cname[cother], cname[cnow])),
+        ("holding back before the first round", "hold", {"encounter": cy, "who": "p1", "after": "g1", "seed": 1}, ("Kristine", "initiative")),
+    ]
+
+
+REFUSALS = refusals()
+
+
+@pytest.mark.parametrize("what,command,args,names", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_a_refused_step_names_the_combatant_and_says_what_to_do(what: str, command: str, args: dict[str, Any],
+                                                                names: tuple[str, ...]) -> None:
+    error = said(command, args)
+    assert error is not None, what
+    message = error["message"]
+    assert error["kind"] == "input" and not ENGINE_WORDS.search(message), message
+    assert not NOT_A_PLAYERS.search(message), message
+    for name in names:
+        assert name in message, (name, message)
