@@ -1,10 +1,13 @@
-// The engine's watchdog (widgets/engine-start.js) on a fake clock: how long the page lets its
-// worker be silent while it starts, while a request is out, and while a ping is out; re-armed from
-// every sign of life; quiet when the page waits for nothing.
+// The engine's start (widgets/engine-start.js) on a fake clock with a fake worker: the watchdog
+// (how long the page lets its worker be silent while it starts, while a request is out, and while
+// a ping is out; re-armed from every sign of life; quiet when the page waits for nothing), and the
+// engine's states and moves (engineStart): start, ready, restart, fail and start again, with the
+// start policy's words to the worker and the requests out answered.
 import assert from "node:assert/strict";
 import { afterEach, test } from "node:test";
 
-import { LIMITS, silenceAllowed, Watchdog } from "../../widgets/engine-start.js";
+import { COULD_NOT_START, engineStart, LIMITS, MOVES, RESTARTING, silenceAllowed, STOPPED, Watchdog } from "../../widgets/engine-start.js";
+import { Requests } from "../../widgets/engine.js";
 
 /** A clock that moves only when told, with timers that fire as it passes them. */
 function fakeClock() {
@@ -86,4 +89,166 @@ test("disarmed, it never fires; a test's shorter limits are read at each arming"
   assert.deepEqual(silences, [["answer", 10 * LIMITS.long + 1000]]);
   // a start already late when armed fires at once, not after a negative wait
   assert.deepEqual(silenceAllowed({ state: "starting", startedAt: 0, now: LIMITS.start + 5, waiting: [], pinged: false }), { why: "start", ms: 0 });
+});
+
+// --- engineStart: the states and moves, with a fake worker ------------------------------------
+
+class FakeWorker {
+  sent = [];
+  terminated = false;
+  postMessage(message) { this.sent.push(message); }
+  terminate() { this.terminated = true; }
+  say(data) { this.onmessage({ data }); }
+}
+
+const FOLDER = "pyodide/0123456789abcdef/";
+
+/** An engine start on a fake clock: its workers, its states in order, its console, and `ask`. */
+function started({ handoff = null, folder = FOLDER } = {}) {
+  const clock = fakeClock();
+  const workers = [];
+  const states = [];
+  const warned = [];
+  const loaded = [];
+  const idle = [];
+  const requests = new Requests();
+  const env = { ...clock, whenIdle: (f) => idle.push(f), afterLoad: (f) => loaded.push(f), mark: () => {}, hidden: () => false,
+    warn: (...words) => warned.push(words.join(" ")) };
+  const engine = engineStart({
+    folder, spawn: () => { const w = new FakeWorker(); workers.push(w); return w; },
+    handoff: { take: () => { const h = handoff; handoff = null; return h; } },
+    requests, onStatus: (status) => states.push(status.state === "starting" && status.message ? "restarting" : status.state), env,
+  });
+  const answers = [];
+  const ask = (request) => new Promise((resolve) => engine.send({ id: requests.add(request, resolve), request }))
+    .then((answer) => { answers.push(answer); return answer; });
+  return { clock, workers, states, warned, loaded, idle, engine, ask, answers, requests, last: () => workers.at(-1) };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+test("the moves: every state is reached from idle, a failed engine only starts again, and nothing else moves", () => {
+  const seen = new Set(["idle"]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const state of [...seen]) for (const next of Object.values(MOVES[state])) if (!seen.has(next)) { seen.add(next); grew = true; }
+  }
+  assert.deepEqual([...seen].sort(), ["failed", "idle", "ready", "starting"]);
+  assert.deepEqual(MOVES.failed, { start: "starting" });
+  assert.equal(MOVES.idle.ready, undefined);
+  const { engine, warned, last } = started();
+  engine.warmUp();
+  last().say({ status: "ready", via: "fresh" });
+  last().say({ status: "ready", via: "fresh" }); // said twice: no move from ready to ready
+  assert.equal(engine.status().state, "ready");
+  assert.deepEqual(warned, ["rollbook: the engine cannot ready while ready"]);
+});
+
+test("a request before the first screen: idle -> starting -> ready; downloads wait for the screen; the start is over once it is answered", async () => {
+  const { engine, ask, states, last, answers } = started();
+  let over = false;
+  engine.whenStartOver(() => { over = true; });
+  engine.firstScreenComing();
+  ask({ command: "roll" });
+  assert.deepEqual(states, ["starting"]);
+  assert.deepEqual(last().sent, [{ id: 0, request: { command: "roll" } }]); // the request opens the runtime; no download word yet
+  engine.firstScreenDrawn();
+  assert.deepEqual(last().sent.at(-1), { fetch: true });
+  last().say({ status: "ready", via: "snapshot", why: "cached", gate: "page", took: { start: 5 } });
+  assert.deepEqual(engine.status(), { state: "ready", message: null, detail: null, via: "snapshot", why: "cached", gate: "page", took: { start: 5 } });
+  assert.equal(over, false); // a request is still out
+  last().say({ id: 0, response: { ok: true, result: 7 } });
+  await settle();
+  assert.deepEqual(answers, [{ ok: true, result: 7 }]);
+  assert.equal(over, true);
+  assert.deepEqual(states, ["starting", "ready"]);
+});
+
+test("a worker not ready in time: starting -> failed, the request answered in a player's words; the next ask starts afresh", async () => {
+  const { clock, ask, states, workers, answers, engine } = started();
+  ask({ command: "roll" });
+  clock.advance(LIMITS.start);
+  await settle();
+  assert.deepEqual(states, ["starting", "failed"]);
+  assert.equal(engine.status().message, COULD_NOT_START.status);
+  assert.equal(answers[0].error.message, COULD_NOT_START.answer);
+  assert.equal(workers[0].terminated, true);
+  ask({ command: "roll" }); // failed -> starting: a new worker
+  assert.deepEqual(states, ["starting", "failed", "starting"]);
+  assert.equal(workers.length, 2);
+});
+
+test("a ready worker gone silent is replaced and the request sent again (ready -> starting with words); silent twice, it fails", async () => {
+  const { clock, ask, states, workers, answers, engine, last } = started();
+  engine.warmUp();
+  last().say({ status: "ready", via: "fresh" });
+  ask({ command: "roll", args: { seed: 1 } });
+  clock.advance(LIMITS.answer);
+  assert.deepEqual(states, ["starting", "ready", "restarting"]);
+  assert.equal(engine.status().message, RESTARTING);
+  assert.deepEqual(workers[1].sent, [{ go: true }, { id: 0, request: { command: "roll", args: { seed: 1 } } }]);
+  last().say({ status: "ready", via: "fresh" });
+  clock.advance(LIMITS.answer);
+  await settle();
+  assert.deepEqual(states, ["starting", "ready", "restarting", "ready", "failed"]);
+  assert.equal(engine.status().message, STOPPED.status);
+  assert.equal(answers[0].error.message, STOPPED.answer);
+  engine.retry(); // Retry: failed -> starting, the new worker told to go as it starts and by the reach (it takes one)
+  assert.deepEqual(states.at(-1), "starting");
+  assert.deepEqual(last().sent, [{ go: true }, { go: true }]);
+});
+
+test("the heartbeat pings an idle ready worker; one that never pongs is replaced", () => {
+  const { clock, states, engine, last, workers } = started();
+  engine.warmUp();
+  last().say({ status: "ready" });
+  clock.advance(LIMITS.heartbeat);
+  assert.deepEqual(workers[0].sent.at(-1), { ping: true });
+  workers[0].say({ pong: true });
+  clock.advance(LIMITS.heartbeat + LIMITS.pong - 1);
+  assert.deepEqual(states, ["starting", "ready"]); // the first pong came back; the second ping is out
+  clock.advance(1);
+  assert.deepEqual(states, ["starting", "ready", "restarting"]);
+  assert.equal(workers[0].terminated, true);
+});
+
+test("an answer saying the engine could not load fails the start and answers that request too", async () => {
+  const { ask, answers, states, last } = started();
+  ask({ command: "roll" });
+  ask({ command: "prob" });
+  last().say({ id: 0, response: { ok: false, error: { kind: "load", message: "the dice engine could not start: offline" } } });
+  await settle();
+  assert.deepEqual(states, ["starting", "failed"]);
+  assert.deepEqual(answers.map((a) => a.error.message), [COULD_NOT_START.answer, COULD_NOT_START.answer]);
+});
+
+test("the worker widgets/start.js started is adopted with what it said meanwhile; a page naming no engine fails at once", async () => {
+  const early = new FakeWorker();
+  const { engine, states, workers } = started({ handoff: { folder: FOLDER, worker: early, early: [{ kind: "message", data: { status: "ready", via: "snapshot" } }] } });
+  engine.takeOver();
+  assert.deepEqual(states, ["starting", "ready"]);
+  assert.equal(workers.length, 0); // none started
+  assert.equal(engine.status().via, "snapshot");
+  const none = started({ folder: null });
+  none.ask({ command: "roll" });
+  await settle();
+  assert.deepEqual(none.states, ["starting", "failed"]);
+  assert.equal(none.answers[0].error.detail, 'this page names no engine version (<meta name="rollbook-engine">)');
+});
+
+test("the start policy: settled after the load, the worker downloads, then starts its runtime; a reach starts it at once", () => {
+  const { engine, loaded, idle, clock, last } = started();
+  engine.warmUpWhenIdle(); // a widget on the page, no first screen said
+  assert.equal(last(), undefined); // the worker waits for an idle moment
+  idle.shift()(); // the worker is made at idle
+  assert.deepEqual(last().sent, []);
+  clock.advance(1500); // the widgets never said they drew: downloads go anyway
+  assert.deepEqual(last().sent, [{ fetch: true }]);
+  for (const f of loaded.splice(0)) f(); // the page's load
+  clock.advance(1000); // settled
+  idle.splice(0).forEach((f) => f());
+  assert.deepEqual(last().sent, [{ fetch: true }, { go: true }]);
+  const reached = started();
+  reached.engine.warmUp();
+  assert.deepEqual(reached.last().sent, [{ go: true }, { go: true }]);
 });
