@@ -220,3 +220,22 @@ def service_worker_ready(page: Any) -> None:
             return
         page.wait_for_timeout(250)
     raise AssertionError("the service worker never took this page")
+
+
+def watch_errors(page: Any) -> list[str]:
+    """The page's uncaught errors from now on (each one a test's failure to report)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
+    """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
+    from kit.kept import KEPT
+
+    page.goto(base_url + "tools/")
+    page.evaluate("([key, e]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: e}))", [KEPT, fight])
+    page.goto(base_url + "tools/encounter/")
+    expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
+    # the engine ready: the tracker's tables and rulings asked of it and answered
+    page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)

@@ -8,8 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS
-from test_encounter_faults import KEY, a_fight, kept_fight, open_fight, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, open_fight, watch_errors
+from kit.kept import KEPT as KEY
+from kit.kept import a_fight, kept_fight
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 

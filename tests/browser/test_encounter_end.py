@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
-from test_encounter_faults import KEY, a_fight, kept_fight, open_fight, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, open_fight, watch_errors
+from kit.kept import KEPT as KEY
+from kit.kept import a_fight, kept_fight
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, phone_context
-from rollbook import api
+from browserkit import ENGINE_TIMEOUT_MS, open_fight, phone_context, watch_errors
+from kit.kept import KEPT, a_fight, kept_fight
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
-KEY = "rollbook.kept.v1"
+KEY = KEPT
 # The site's quota filled to the last character, from the page (another site's data, a big export).
 FILL = """() => { let n = 0;
   for (let size = 1 << 20; size >= 1; size >>= 1) {
@@ -27,40 +27,6 @@ EMPTY = """() => { for (const key of Object.keys(localStorage)) if (key.startsWi
 # Storage that starts refusing every write in the middle of the visit (a setting changed, a private mode's limit).
 BLOCK = """() => { Storage.prototype.setItem = function () { throw new DOMException("The operation is insecure.", "SecurityError"); }; }"""
 NOT_KEPT_FULL = "Not kept in this browser: this browser's storage for this site is full."
-
-
-def engine(command: str, **args: Any) -> dict[str, Any]:
-    answer = json.loads(api.call_json(json.dumps({"command": command, "args": args})))
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def a_fight(names: tuple[str, str] = ("Buck", "Orc")) -> dict[str, Any]:
-    """Two combatants added on CPython, kept as the encounter being run (seeded: next seed 5)."""
-    enc = engine("encounter start", rules="opencore")["encounter"]
-    score = {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}
-    for name, side in zip(names, ("players", "orcs")):
-        enc = engine("encounter add", encounter=enc, name=name, side=side, score=score)["encounter"]
-    return {"current": enc, "undo": [], "full": {}, "seed": 5, "updated": "2026-12-01T00:00:00.000Z"}
-
-
-def open_fight(page: Page, base_url: str, fight: dict[str, Any]) -> None:
-    page.goto(base_url + "tools/")
-    page.evaluate(f"(e) => localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}))", fight)
-    page.goto(base_url + "tools/encounter/")
-    expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
-    # the engine ready: the tracker's tables and rulings asked of it and answered
-    page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
-
-
-def kept_fight(page: Page) -> dict[str, Any]:
-    return json.loads(page.evaluate(f"() => localStorage.getItem('{KEY}')"))["encounter"]
-
-
-def watch_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
 
 
 @pytest.mark.parametrize("fault", ["full", "blocked"])

@@ -38,3 +38,17 @@ def keep_an_encounter(page: Any) -> dict[str, Any]:
     value["encounter"] = {"current": enc, "undo": [], "full": {}, "seed": None, "updated": "2026-12-01T00:00:00.000Z"}
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [KEPT, json.dumps(value)])
     return value["encounter"]
+
+
+def a_fight(names: tuple[str, str] = ("Buck", "Orc")) -> dict[str, Any]:
+    """Two combatants added on CPython, as the encounter being run would be kept (next seed 5)."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    score = {"hp": 20, "con": 30, "dex": 40, "str": 70, "attack_skill": 40, "defense_skill": 20, "toughness": 0}
+    for name, side in zip(names, ("players", "orcs")):
+        enc = engine("encounter add", encounter=enc, name=name, side=side, score=score)["encounter"]
+    return {"current": enc, "undo": [], "full": {}, "seed": 5, "updated": "2026-12-01T00:00:00.000Z"}
+
+
+def kept_fight(page: Any) -> dict[str, Any]:
+    """The kept encounter (its current state, Undo's steps and seed)."""
+    return read_kept(page)["encounter"]
