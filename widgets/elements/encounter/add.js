@@ -37,7 +37,7 @@ function formFields(rules) {
 
 /** `encounter add` for a combatant the page describes; scores not given are the typical ones.
  *  `form`: where a refusal and the answer are shown ("add", the typed form; "quick", the one-tap buttons). */
-function join(t, args, form = "quick") {
+function join(t, args, form = "quick", onKept = null) {
   const title = (result) => `${result.encounter.combatants.at(-1).name} joins`; // numbered by the engine: Goblin 2
   // tapped, not typed (a kept foe, a kept character, another like one): its fields are not on
   // screen, so a refusal says which combatant and which of its values, by the value's label
@@ -45,7 +45,7 @@ function join(t, args, form = "quick") {
     const label = formFields(t.current().rules).find(([arg]) => (error.fields ?? []).includes(arg))?.[1];
     return `${clip(args.name, 40)} was not added: ${labelled(label, error.message)}`;
   };
-  return t.run("encounter add", { ...args, typical: true }, { title, form, words });
+  return t.run("encounter add", { ...args, typical: true }, { title, form, words, onKept });
 }
 
 /** A kept character joins in one tap: its abilities, the HP its sheet gives, the typical skills. */
@@ -95,11 +95,8 @@ async function addTyped(t, event) {
   const name = v.name.trim();
   const args = cyno ? { name, side: v.side.trim(), weapon: v.cyno_weapon.trim() || undefined, score }
     : { name, side: v.side.trim(), weapon: v.weapon || undefined, armor_name: v.armor_name || undefined, score };
-  const done = await join(t, args, "add");
-  if (!done) return;
-  if (v.template) keepAsFoe(t, args);
-  t.add = { ...ADD_BLANK };
-  t.update();
+  const done = await join(t, args, "add", () => { t.add = { ...ADD_BLANK }; });
+  if (done && v.template) keepAsFoe(t, args);
 }
 
 function quickView(t, enc) {

@@ -150,7 +150,7 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null }) {
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null, onKept = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (!fight) return this.#goneElsewhere(seen);
@@ -200,6 +200,9 @@ class EncounterTracker extends RollbookElement {
     // `alsoKeep`: what the step adds to the roll log, kept with the step, before the lock is let go
     // (an await): a reload in between kept the fight's step and lost its roll (a loaded CI run)
     alsoKeep?.(result, seed, this.step);
+    // `onKept`: what the page changes with the step, drawn in the same frame as its answer (the add
+    // form emptied: emptied after the lock was let go, it wiped a name typed since the answer showed)
+    onKept?.(result);
     const outcome = this.step.outcomes.find((o) => `act-${o.id}` === form || `edit-${o.id}` === form);
     this.said = `${this.step.title}${outcome ? `: ${outcome.text}` : ""}. ${this.#turnWords(result.encounter)}${this.step.notKept ? ` ${this.step.notKept}` : ""}`;
     const held = this.#hold(form);
