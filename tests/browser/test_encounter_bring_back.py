@@ -26,7 +26,7 @@ def test_bring_it_back_not_heard_of_the_other_tabs_encounter_is_refused_and_repl
     here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
       [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'Bring it back').click(); }}""",
                   other)
-    expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not kept: another tab"), timeout=ENGINE_TIMEOUT_MS)
+    expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not brought back: another tab"), timeout=ENGINE_TIMEOUT_MS)
     assert [c["name"] for c in kept_fight(here)["current"]["combatants"]] == ["Kristine", "Sid"]
     here.reload()
     expect(here.locator("rollbook-encounter")).to_contain_text("Kristine", timeout=ENGINE_TIMEOUT_MS)

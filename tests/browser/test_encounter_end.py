@@ -107,6 +107,8 @@ def test_end_and_another_tabs_step_at_the_same_instant_keep_both_facts_true(phon
             outcomes.append("ended")
         else:
             assert stored is not None and stored["current"]["round"] == 1, f"{where}: the step said kept is not kept"
+            # refused after the other tab's step was heard ("since End was tapped"), or by the step
+            # lock before this tab had heard it ("...has not reached this tab yet: try again")
             assert ended["problem"] and ended["problem"].startswith("Not ended: another tab"), f"{where}: End not refused where tapped"
             assert any(p.startswith("Not ended") for p in ended["shown"]), f"{where}: the refusal is not on the page"
             outcomes.append("stepped")

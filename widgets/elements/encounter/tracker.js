@@ -142,10 +142,11 @@ class EncounterTracker extends RollbookElement {
   }
 
   /** `change` (async) with the encounter to itself across tabs; null when this tab could not be
-   *  brought up to date with another tab's last step (said at the page's top). */
-  locked(change) {
+   *  brought up to date with another tab's last step (said at the page's top, `not` naming what
+   *  was not done: "Not kept" for a step, "Not ended" for End, where "Not kept" read as nonsense). */
+  locked(change, not = "Not kept") {
     return stepLock.run(change, () => {
-      this.refused(null, { message: `Not kept: ${BEHIND}.` });
+      this.refused(null, { message: `${not}: ${BEHIND}.` });
       return null;
     });
   }
@@ -360,7 +361,7 @@ class EncounterTracker extends RollbookElement {
       this.problem = null;
       this.said = "Encounter ended.";
       this.update();
-    });
+    }, "Not ended");
   }
 
   #notEnded() {
@@ -386,7 +387,7 @@ class EncounterTracker extends RollbookElement {
       this.ended = null;
       this.endedFight = null;
       this.update();
-    });
+    }, "Not brought back");
   }
 
   // --- the view -------------------------------------------------------------------------------
