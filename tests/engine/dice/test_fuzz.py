@@ -91,7 +91,9 @@ def test_hostile_requests():
 # up to 214 ns inside the whole suite (50d100 under two workers and their Chromiums, 2026-12-04):
 # the bound leaves room for that; a slow path the count missed would be many times over it.
 NS_PER_UNIT = 250
-FIXED = 0.05  # seconds of parsing, fractions and dictionaries that no unit counts
+# seconds of parsing, fractions and dictionaries that no unit counts: 30d100kh10 (76,000 units) took
+# 72.6 ms of CPU inside a loaded clean-clone make test (2026-12-06), over the 0.05 once held here
+FIXED = 0.1
 
 
 def test_the_work_counted_follows_the_time_spent():
