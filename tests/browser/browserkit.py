@@ -229,6 +229,27 @@ def watch_errors(page: Any) -> list[str]:
     return errors
 
 
+# Nothing of the encounter in flight in a tab: no step or settling of the kept state holding or
+# waiting for a lock (widgets/step-lock.js, widgets/kept/store.js), no tracker busy.
+ENCOUNTER_QUIET = """async () => {
+  const { held, pending } = await navigator.locks.query();
+  const t = document.querySelector("rollbook-encounter");
+  return ![...held, ...pending].some((lock) => lock.name.startsWith("rollbook-"))
+    && !(t && (t.busy || t.querySelector("[aria-busy=true]")));
+}"""
+
+
+def encounter_quiet(*pages: Any) -> None:
+    """Wait until ENCOUNTER_QUIET holds in every one of `pages`, twice in a row (a step's settling
+    starts after its answer; wait_for_function would not await the locks' promise)."""
+    deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
+    calm = 0
+    while calm < 2:
+        calm = calm + 1 if all(page.evaluate(ENCOUNTER_QUIET) for page in pages) else 0
+        assert time.monotonic() < deadline, "an encounter step never ended"
+        pages[0].wait_for_timeout(100)
+
+
 def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
     from kit.kept import KEPT

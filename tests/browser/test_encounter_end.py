@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, open_fight, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, encounter_quiet, open_fight, watch_errors
 from kit.kept import KEPT as KEY
 from kit.kept import a_fight, kept_fight
 from vocabulary import engine_words
@@ -22,11 +22,6 @@ TRIALS = 6
 # Each tab taps at the same instant of the browser's clock (one Playwright call after the other is
 # too late: the first tab's step has reached the second by then).
 AT_THE_SAME_INSTANT = """([at, selector]) => setTimeout(() => document.querySelector(selector).click(), at - Date.now())"""
-QUIET = """async () => {
-  const { held, pending } = await navigator.locks.query();
-  const t = document.querySelector("rollbook-encounter");
-  return ![...held, ...pending].some((lock) => lock.name.startsWith("rollbook-")) && !(t && t.busy);
-}"""
 # What the tracker says: the polite live region's words, whether its own step was kept, its refusal.
 SAID = """() => { const t = document.querySelector("rollbook-encounter");
   return { said: t.said, mine: t.mine, problem: t.problem?.message ?? null, ended: Boolean(t.ended),
@@ -41,14 +36,6 @@ def said(page: Page) -> dict[str, Any]:
     return page.evaluate(SAID)
 
 
-def quiet(*pages: Page) -> None:
-    for _ in range(200):
-        if all(page.evaluate(QUIET) for page in pages) and all(page.evaluate(QUIET) for page in pages):
-            return
-        pages[0].wait_for_timeout(100)
-    raise AssertionError("an encounter step never ended")
-
-
 def test_end_tapped_as_another_tabs_step_reaches_storage_is_refused_and_ends_nothing(phone, base_url: str) -> None:
     """The other tab's step written at the instant of the tap, not yet heard here (a page gets no
     storage event for its own write): the page said "Encounter ended." and showed the other tab's
@@ -61,7 +48,7 @@ def test_end_tapped_as_another_tabs_step_reaches_storage_is_refused_and_ends_not
     here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
       [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'End the encounter').click(); }}""",
                   other)
-    quiet(here)
+    encounter_quiet(here)
     words = said(here)
     assert words["said"] != "Encounter ended.", "said ended while the other tab's encounter is kept and shown"
     expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not ended: another tab"), timeout=ENGINE_TIMEOUT_MS)
@@ -74,9 +61,6 @@ def test_end_tapped_as_another_tabs_step_reaches_storage_is_refused_and_ends_not
     assert errors == []
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 39, open: in a loaded clean-clone CI run (2026-12-06) trial 5 said the other tab's step kept while "
-    "End's tab said 'Encounter ended in another tab.' and nothing was kept: a step lost; to be fixed in the store"))
 def test_end_and_another_tabs_step_at_the_same_instant_keep_both_facts_true(phone, base_url: str) -> None:
     """Tab 1 taps End as tab 2 taps Roll initiative, at the same millisecond, TRIALS times: one of
     the two is done and said done, the other refused where it was tapped, and storage (a reload)
@@ -96,7 +80,7 @@ def test_end_and_another_tabs_step_at_the_same_instant_keep_both_facts_true(phon
         here.evaluate(AT_THE_SAME_INSTANT, [at, "rollbook-encounter .rollbook-encounter__more button"])
         there.evaluate(AT_THE_SAME_INSTANT, [at, "rollbook-encounter .rollbook-encounter__next"])
         here.wait_for_timeout(400)
-        quiet(here, there)
+        encounter_quiet(here, there)
         ended, stepped = said(here), said(there)
         said_ended = ended["said"] == "Encounter ended."
         said_kept = stepped["mine"] != before["mine"] and stepped["problem"] is None

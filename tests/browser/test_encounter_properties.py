@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, TimeoutError as PlaywrightTimeout, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, encounter_quiet, phone_context
 from rollbook import api
 from vocabulary import engine_words
 
@@ -55,13 +55,6 @@ globalThis.Worker = class extends PageWorker {
   }
 };
 """
-# Nothing of the encounter in flight in any tab: no step holding or waiting for a lock, no tracker busy.
-QUIET = """async () => {
-  const { held, pending } = await navigator.locks.query();
-  const t = document.querySelector("rollbook-encounter");
-  return ![...held, ...pending].some((lock) => lock.name.startsWith("rollbook-"))
-    && !(t && (t.busy || t.querySelector("[aria-busy=true]")));
-}"""
 # What a tab's tracker says before a tap, to tell afterwards what the tap was answered with.
 BEFORE = """() => {
   const t = document.querySelector("rollbook-encounter");
@@ -182,13 +175,8 @@ class Tabs:
         page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
 
     def quiet(self) -> None:
-        """Wait until nothing of the encounter is in flight in either tab, twice in a row."""
-        deadline = time.monotonic() + ENGINE_TIMEOUT_MS / 1000
-        calm = 0
-        while calm < 2:
-            calm = calm + 1 if all(page.evaluate(QUIET) for page in self.pages) else 0
-            assert time.monotonic() < deadline, "an encounter step never ended"
-            self.pages[0].wait_for_timeout(120)
+        """Wait until nothing of the encounter is in flight in either tab."""
+        encounter_quiet(*self.pages)
 
     def requests(self, page: Page, since: int) -> list[dict[str, Any]]:
         return [r for p, r in self.asked[since:] if p == page and r["command"] in WRITES]

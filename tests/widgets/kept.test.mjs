@@ -669,3 +669,28 @@ test("a reload cutting a change's settling short loses nothing: the next page's 
   assert.deepEqual([stored.characters.map((c) => c.name), stored.active], [["Ayla", "Bren"], "c2"]);
   assert.equal(new KeptStore(storage, STORAGE_KEY).active.name, "Bren");
 });
+
+// CI, 2026-12-06 (issue 39): storage replaced by other means (a value no store of this version
+// wrote: no `written` stamp; an older version's tab, a hand edit, a test's own fight) within
+// SETTLED_FOR_MS of the last holder's settling. The next change settled on the last holder's
+// value, not on what storage held: the encounter there was lost and the step said kept with it.
+test("storage replaced by other means just after a settling: the next change goes on from storage", async () => {
+  const storage = new MemoryStorage();
+  let stamp = null;
+  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+  const first = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
+  first.saveCharacter(character("c1", { name: "Ayla" }));
+  await first.settled();
+  assert.ok(stamp?.text, "the holder left its settled value");
+  storage.setItem(STORAGE_KEY, JSON.stringify({ rollbook: 2, characters: [character("c9", { name: "Zed" })] }));
+  const next = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
+  next.saveCharacter(character("c2", { name: "Bren" }));
+  await next.settled();
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).characters.map((c) => c.name), ["Zed", "Bren"]);
+  // and where storage was emptied (the site's data cleared): the change alone, nothing brought back
+  storage.removeItem(STORAGE_KEY);
+  next.reload();
+  next.saveCharacter(character("c3", { name: "Cato" }));
+  await next.settled();
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).characters.map((c) => c.name), ["Cato"]);
+});

@@ -22,6 +22,11 @@ const empty = () => ({ log: [], characters: [], active: null, foes: [], encounte
 // instant undid is so made again, and the last value written holds every change. Every change is
 // a step that can be applied again (by id: a roll, a character, a delete), so one made twice is
 // made once. `settled()` resolves once this tab's changes are settled: a change is said kept then.
+// Every value written also names the value it descends from (`root`): the first one no store of
+// this version wrote (a hand edit, an older version's tab, a test's own fight; hashed, so every
+// tab names it alike) or none. The last holder's value is only gone on from while storage holds
+// its line: one put there by other means since is what there is (CI, 2026-12-06: a step was
+// settled on the last holder's value from before, and the encounter storage held was lost).
 export const SETTLE_LOCK = "rollbook-kept";
 const SETTLED_FOR_MS = 5000; // a write reaches the other tabs in milliseconds (step-lock.js CATCH_UP_MS)
 
@@ -45,6 +50,7 @@ export class KeptStore {
     this.settling = null; // their settling, under the lock
     this.written = null; // the stamp of the stored value this state was read from, or last written
     this.from = null; // the stamp of the last settled value that stored value holds every change of
+    this.root = EMPTY_ROOT; // the value that stored value descends from (see above)
     this.watchers = new Set();
     this.saved = true;
     this.trouble = null;
@@ -81,6 +87,7 @@ export class KeptStore {
     if (raw === null) {
       this.raw = null;
       this.base = empty();
+      [this.written, this.from, this.root] = [null, null, EMPTY_ROOT];
       return this.base;
     }
     try {
@@ -90,6 +97,7 @@ export class KeptStore {
       this.base = state; // what is stored, as read
       this.written = typeof value?.written === "string" ? value.written : null;
       this.from = typeof value?.settled === "string" ? value.settled : null;
+      this.root = typeof value?.root === "string" && this.written !== null ? value.root : rootOf(raw);
       return state;
     } catch (error) {
       // where, in the player's words (the backup's key is for whoever recovers it, not for them)
@@ -98,6 +106,7 @@ export class KeptStore {
       // (the encounter alone: "The kept encounter could not be read (turn order: is missing)")
       this.damaged = { text: raw, where: rest ? where.replace(/^the encounter, /, "") : where, aside: this.#setAside(raw), encounter: rest !== null };
       this.raw = raw;
+      this.root = rootOf(raw); // what is written next descends from it, not from the last holder's value
       this.#sayDamaged();
       if (rest !== null) this.base = rest; // what is stored, as far as it can be read
       return rest;
@@ -218,14 +227,19 @@ export class KeptStore {
   /** What the last holder settled (`last`: {written, text, at} from the mark), or what storage
    *  shows when it shows that already or a value made from it (a change written at once whose
    *  settling a reload cut short: CI, 2026-12-05), or there is none, or it is older than a write
-   *  takes to reach every tab (then storage changed since by other means: the site's data
-   *  cleared, a value set aside, an older version's tab), or it cannot be read. */
+   *  takes to reach every tab, or storage holds a value no store of this version wrote (no
+   *  stamp) or none (then storage changed since by other means: the site's data cleared, a
+   *  value set aside, an older version's tab; the last holder's value would undo that change:
+   *  an encounter lost with a step said kept, CI 2026-12-06), or it cannot be read. */
   #settledBase(last) {
     const fresh = this.#fresh();
+    if (this.raw === null) return fresh;
     if (!last || typeof last.text !== "string" || last.written === this.written || last.written === this.from) return fresh;
     if (typeof last.at !== "number" || !(this.clock() - last.at <= SETTLED_FOR_MS)) return fresh;
     try {
-      return checkKept(JSON.parse(last.text));
+      const value = JSON.parse(last.text);
+      if (value?.root !== this.root) return fresh; // storage was given another value since: that one is what there is
+      return checkKept(value);
     } catch {
       return fresh;
     }
@@ -300,7 +314,7 @@ export class KeptStore {
       this.#sayDamaged();
     }
     const written = `${new Date(this.clock()).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    const text = JSON.stringify({ rollbook: FORMAT, written, settled: from ?? written, ...state });
+    const text = JSON.stringify({ rollbook: FORMAT, written, settled: from ?? written, root: this.root, ...state });
     try {
       this.storage.setItem(this.key, text);
     } catch (error) {
@@ -473,6 +487,17 @@ function putBack(entries, entry, at, most) {
   const back = [...entries];
   back.splice(Math.min(at, back.length), 0, entry);
   return back.slice(0, most);
+}
+
+// The root of a value that comes from none (storage empty: two tabs' first changes are one line).
+const EMPTY_ROOT = "empty";
+
+/** The root named by a value no store of this version wrote: its text hashed (FNV-1a, 32 bits,
+ *  with its length), the same in every tab that reads it. */
+function rootOf(raw) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < raw.length; i++) hash = Math.imul(hash ^ raw.charCodeAt(i), 0x01000193);
+  return `text:${raw.length}:${(hash >>> 0).toString(16)}`;
 }
 
 /** A write refused for lack of room (else the browser refuses every write). */
