@@ -58,11 +58,18 @@ export function registerOffline() {
       action: "Reload",
       onAction: async () => {
         // Another tab's Reload may have switched the worker already: no "controlling" comes to
-        // this page then, so it reloads at once.
+        // this page then, so it reloads at once. Else once the new worker controls this page, or
+        // is active (or replaced by a newer one), whichever is heard first: under load the page's
+        // controllerchange alone was once never heard, and the tab stayed on the old version.
         const registration = await navigator.serviceWorker.getRegistration(SCOPE).catch(() => null);
-        if (!registration?.waiting) return location.reload();
-        workbox.addEventListener("controlling", () => location.reload());
-        workbox.messageSkipWaiting();
+        const waiting = registration?.waiting;
+        if (!waiting) return location.reload();
+        let reloading = false;
+        const reload = () => { if (!reloading) { reloading = true; location.reload(); } };
+        navigator.serviceWorker.addEventListener("controllerchange", reload, { once: true });
+        waiting.addEventListener("statechange", () => { if (waiting.state === "activated" || waiting.state === "redundant") reload(); });
+        waiting.postMessage({ type: "SKIP_WAITING" }); // (what Workbox's messageSkipWaiting sends, to this worker)
+        if (waiting.state === "activated" || waiting.state === "redundant") reload(); // (it changed before it was watched)
       },
     });
   });
