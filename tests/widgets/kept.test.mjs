@@ -694,3 +694,33 @@ test("storage replaced by other means just after a settling: the next change goe
   await next.settled();
   assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).characters.map((c) => c.name), ["Cato"]);
 });
+
+// Two tabs in two processes step one encounter at the same instant, each from the same state,
+// with no step lock between them (a browser without one, or a tab of an older version): each
+// writes at once and each step was said kept. Settled under the kept state's lock, the second is
+// refused once it is known, to the page that made it (onLost), and never said lost when kept.
+test("two processes step one encounter at the same instant: one is kept, the other is said lost where it was made", async () => {
+  const browser = { items: new Map(), copies: [], commits: 0 };
+  const lock = new OneLock();
+  let stamp = null;
+  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+  const tabs = [0, 1].map(() => {
+    const copy = new ProcessCopy(browser);
+    browser.copies.push(copy);
+    copy.store = new KeptStore(copy, STORAGE_KEY, { locks: lock, mark });
+    return copy.store;
+  });
+  tabs[0].saveEncounter(running({ current: fight(1), undo: [] }));
+  await tabs[0].settled();
+  await new Promise((done) => setTimeout(done, 20)); // every storage event delivered
+  const from = tabs[1].encounter.current;
+  const lost = [[], []];
+  tabs.forEach((tab, n) => tab.saveEncounter(running({ current: fight(2 + n), undo: [fight(1)], updated: `2026-12-06T00:00:0${n}.000Z` }),
+    { after: from, onLost: (reason) => lost[n].push(reason) }));
+  await Promise.all(tabs.map((t) => t.settled()));
+  await new Promise((done) => setTimeout(done, 20));
+  const kept = JSON.parse(browser.items.get(STORAGE_KEY)).encounter.current.round;
+  assert.equal(kept, 2, "the first settled is kept");
+  assert.deepEqual(lost, [[], ["the encounter changed in another tab: here it is now"]]);
+  for (const tab of tabs) assert.equal(tab.encounter.current.round, 2, "both tabs show what is kept");
+});

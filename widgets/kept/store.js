@@ -207,8 +207,9 @@ export class KeptStore {
     if (!steps.length || !this.saved) return; // (storage failing: said already, nothing to settle)
     const base = this.#settledBase(last);
     let next = base;
-    for (const { step } of steps) {
-      try { next = step(next); } catch { /* no longer applies (an encounter step another tab's step came before: refused there) */ }
+    const lost = []; // changes said kept that no longer apply (another tab's change of the same instant came first)
+    for (const change of steps) {
+      try { next = change.step(next); } catch (error) { lost.push({ ...change, error }); }
     }
     // what is shown stays the same object where it is the same value (an encounter shown is not
     // taken for one changed elsewhere: encounter/tracker.js)
@@ -217,7 +218,12 @@ export class KeptStore {
     }
     // written even when nothing changed: storage may hold another tab's write of the same instant
     if (!this.#write(next, steps.at(-1).what)) { this.saved = false; this.#notify(); return; }
-    if (Object.keys(next).some((part) => next[part] !== this.state[part])) {
+    for (const { what, error, onLost } of lost) {
+      const reason = error instanceof KeptError ? error.message : String(error?.message ?? error);
+      if (onLost) onLost(reason); // said where it was made (the encounter's step: tracker.js)
+      else this.problem = `${what[0].toUpperCase()}${what.slice(1)} was not kept: ${reason}.`;
+    }
+    if (lost.length || Object.keys(next).some((part) => next[part] !== this.state[part])) {
       this.state = next;
       this.#notify();
     }
@@ -280,7 +286,7 @@ export class KeptStore {
    *  behind it, and save. `what` names the change for a message ("Buck", "the roll 2d6").
    *  `allOrNothing`: when it cannot be saved, nothing changes and a KeptError says why, unless
    *  storage is blocked (`unlessBlocked`): nothing could ever be kept, so the visit has it. */
-  #change(step, what, { allOrNothing = false, unlessBlocked = false } = {}) {
+  #change(step, what, { allOrNothing = false, unlessBlocked = false, onLost = null } = {}) {
     const base = this.saved ? this.#fresh() : this.state;
     let next;
     try {
@@ -298,7 +304,7 @@ export class KeptStore {
     this.saved = saved;
     this.#notify();
     if (saved && this.locks) { // settled under the lock (above): made again if another tab's write undid it
-      this.pending.push({ step, what });
+      this.pending.push({ step, what, onLost });
       this.#settle();
     }
     return saved;
@@ -411,15 +417,18 @@ export class KeptStore {
 
   /** Keep the encounter being run (checked: see checkEncounter). `after`: the encounter state the
    *  change was made from; when what is stored is another one (another tab moved the fight on),
-   *  the change is refused and the stored encounter is shown. */
-  saveEncounter(encounter, { after } = {}) {
+   *  the change is refused and the stored encounter is shown: at once (thrown), or, when another
+   *  tab's change of the same instant is settled first, `onLost(reason)` once it is known. */
+  saveEncounter(encounter, { after, onLost = null } = {}) {
     const checked = checkEncounter(encounter);
+    const text = JSON.stringify(checked);
     this.#change((s) => {
+      if (s.encounter && JSON.stringify(s.encounter) === text) return s; // made already (settled again)
       if (after !== undefined && JSON.stringify(s.encounter?.current ?? null) !== JSON.stringify(after)) {
         throw new KeptError(CHANGED_ELSEWHERE, { reason: "changed elsewhere" });
       }
       return { ...s, encounter: checked };
-    }, "the encounter's last step");
+    }, "the encounter's last step", { onLost });
     return checked;
   }
 

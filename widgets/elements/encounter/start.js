@@ -58,7 +58,8 @@ export async function begin(t, event) {
   t.shownAt = updated; // its status is in this answer
   // started from none: refused when another tab started one meanwhile
   await t.locked(async () => {
-    if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated }, null)) {
+    if (t.keep({ current: answer.result.encounter, undo: [], full: {}, seed: t.seed, updated }, null, null)) { // (lost: said at the page's top, the start form gone)
+      t.mine = updated; // this tab's own step (refused where tapped should another tab's start be settled first)
       t.statusFrom(answer.result.status);
       t.step = { title: "Encounter started", events: answer.result.events, outcomes: [], at: "quick" }; // by the add buttons
       t.said = "Encounter started. Add the combatants, then roll initiative.";

@@ -191,7 +191,7 @@ class EncounterTracker extends RollbookElement {
       full,
       seed: rolls && fight.seed !== null ? fight.seed + 1 : fight.seed,
       updated,
-    }, fight.current)) return null;
+    }, fight.current, form)) return null;
     this.mine = updated;
     this.statusFrom(result.status);
     // `title`: the step's heading, or a function of the answer that words it (e.g. the name the engine gave)
@@ -239,10 +239,19 @@ class EncounterTracker extends RollbookElement {
   }
 
   /** Keep `fight`, the step made from the encounter state `after` (when it is not the one
-   *  stored now, another tab moved the fight on: refused, and the stored one is shown). */
-  keep(fight, after) {
+   *  stored now, another tab moved the fight on: refused, and the stored one is shown). A step
+   *  another tab's step of the same instant came before, found only as the two are settled
+   *  (kept/store.js), is refused then, where it was tapped (`form`). */
+  keep(fight, after, form = null) {
+    const onLost = (reason) => {
+      if (this.mine !== fight.updated) return; // a later step of this tab's has been refused or said since
+      this.mine = null;
+      this.step = null;
+      this.said = "Not kept.";
+      this.refused(form, { message: `Not kept: ${reason}` });
+    };
     try {
-      kept.saveEncounter(fight, after === undefined ? {} : { after });
+      kept.saveEncounter(fight, after === undefined ? { onLost } : { after, onLost });
       return true;
     } catch (error) {
       this.refused(null, { message: error instanceof KeptError ? `Not kept: ${error.message}` : String(error) });
@@ -316,7 +325,7 @@ class EncounterTracker extends RollbookElement {
       if (!fight.undo.length || this.busy || !this.stillSeen(fight, seen, "next")) return;
       const previous = fight.undo.at(-1);
       const updated = new Date().toISOString();
-      if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated }, fight.current)) {
+      if (this.keep({ ...fight, current: previous, undo: fight.undo.slice(0, -1), updated }, fight.current, "next")) {
         this.mine = updated;
         this.problem = null;
         this.step = { title: "Undone", events: [], notKept: this.#notKept() };
