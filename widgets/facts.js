@@ -179,7 +179,10 @@ export const ENCOUNTER = {
     "bloodloss": {"ends": ["stabilized"], "fields": {"hp_per_round": {"kind": "int", "low": -1000000, "high": -1}}},
     "location": {
       "ends": ["by-hand"],
-      "fields": {"location": {"kind": "str"}, "skill_penalty": {"kind": "int", "low": -100, "high": 0}}
+      "fields": {
+        "location": {"kind": "str", "choices": ["damaged", "severely damaged", "broken", "severed", "destroyed"]},
+        "skill_penalty": {"kind": "int", "low": -100, "high": 0}
+      }
     },
     "stumble": {"ends": ["own-turn"], "fields": {"defense_penalty": {"kind": "int", "low": -100, "high": 0}}},
     "defending": {"ends": ["own-turn"], "fields": {}},

@@ -57,6 +57,8 @@ test("a kept encounter the page cannot draw is refused at the place of its probl
       "encounter.current.combatants[0].effects[0].kind", /^not an effect the encounter knows, found "curse"/],
     ["an effect with a field of the wrong kind", fight({ combatants: [fighter("p1", { effects: [{ kind: "note", text: 5, rounds: null, dealt: 1, ends: "by-hand" }] }), fighter("o1")] }),
       "encounter.current.combatants[0].effects[0].text", /^expected text, found 5/],
+    ["a hit location's state no critical table gives", fight({ combatants: [fighter("p1", { effects: [{ kind: "location", location: "Left arm", skill_penalty: -20, rounds: null, dealt: 1, ends: "by-hand" }] }), fighter("o1")] }),
+      "encounter.current.combatants[0].effects[0].location", /^not one of damaged, severely damaged, broken, severed, destroyed, found "Left arm"/],
     ["a field beside the encounter's", fight({ weather: "rain" }), "encounter.current.weather", /^not part of an encounter$/],
     ["a turn past the turn order", fight({ turn: 2 }), "encounter.current.turn", /^points past the end of the turn order$/],
     ["no count of log entries", without(fight(), "logged"), "encounter.current.logged", /^is missing$/],
@@ -88,7 +90,7 @@ test("what the engine writes is read: a Cyno fight without its later rulings, no
   const effects = [
     { kind: "stun", rounds: 2, dealt: 1, ends: "rounds" },
     { kind: "bloodloss", rounds: null, dealt: 1, ends: "stabilized", hp_per_round: -2 },
-    { kind: "location", rounds: null, dealt: 1, ends: "by-hand", location: "Left arm", skill_penalty: -20 },
+    { kind: "location", rounds: null, dealt: 1, ends: "by-hand", location: "broken", skill_penalty: -20 },
     { kind: "note", rounds: 3, dealt: 1, ends: "rounds", text: "On fire" },
   ];
   const state = fight({ combatants: [fighter("p1", { effects, str: null, armor_name: null, weapon: null, initiative: null }), fighter("o1")], turn: null });

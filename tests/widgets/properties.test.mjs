@@ -114,7 +114,8 @@ const foeArb = record({
 // A combatant's fields by rule set, each in its range, as the engine's facts give them (widgets/facts.js).
 const KIND = { str: textUpTo(ENCOUNTER.longest_text), bool: fc.boolean() };
 const fieldArb = (fact) => {
-  const arb = fact.kind === "int" ? fc.integer({ min: Math.max(fact.low, -1000), max: Math.min(fact.high, 1000) }) : KIND[fact.kind];
+  const arb = fact.choices ? fc.constantFrom(...fact.choices)
+    : fact.kind === "int" ? fc.integer({ min: Math.max(fact.low, -1000), max: Math.min(fact.high, 1000) }) : KIND[fact.kind];
   return fact.nullable ? optional(arb) : arb;
 };
 const fieldsArb = (facts) => Object.fromEntries(Object.entries(facts).map(([name, fact]) => [name, fieldArb(fact)]));

@@ -384,6 +384,9 @@ def add_effect(
         them = "it" if len(missing or extra) == 1 else "them"
         raise RollbookError(f"a {named} effect takes {_words(wanted) or 'nothing more'}",
                             hint=f"give {them}" if missing else f"leave {them} out", fields=tuple(missing or extra))
+    if location is not None and location not in oc_system.LOCATIONS:
+        raise RollbookError(f"a location is {_either(oc_system.LOCATIONS)}, not {quoted(location)}",
+                            hint="choose one of them", fields=("location",))
     if ("rounds" in shape.EFFECT_ENDS[kind]) != (rounds is not None) and kind != "note":
         raise RollbookError(f"a {named} effect {'lasts a number of rounds' if rounds is None else 'ends by rule or by hand'}",
                             hint="give the rounds" if rounds is None else "leave the rounds out", fields=("rounds",))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from rollbook.errors import RollbookError, quoted
+from rollbook.systems.opencore.criticals import LOCATIONS
 
 VERSION = 1
 RuleSet = Literal["opencore", "cyno"]
@@ -95,7 +96,7 @@ EFFECT_FIELDS: dict[str, dict[str, Field]] = {
     "stun": {},  # unable to attack, -50 to defense rolls
     "unconscious": {},  # unable to attack, defend, move or use Powers
     "bloodloss": {"hp_per_round": Field("int", -BIG, -1)},
-    "location": {"location": Field("str"), "skill_penalty": Field("int", -100, 0)},
+    "location": {"location": Field("str", choices=LOCATIONS), "skill_penalty": Field("int", -100, 0)},
     "stumble": {"defense_penalty": Field("int", -100, 0)},  # fumble chart 61-80
     "defending": {},  # the Defense action: defensive skills doubled until the next action
     "bide": {},  # +20 to next round's initiative

@@ -190,6 +190,21 @@ def test_an_effect_ends_by_its_place_or_all_of_its_kind():
     assert "takes hp per round" in refused("effect", encounter=enc, who="p1", kind="bloodloss", text="x")
 
 
+def test_a_location_effect_is_one_of_the_critical_tables_states():
+    """A hit location's state is one the critical tables give (LOCATIONS): free text was kept
+    before, and a kept encounter could hold a state no rule knows."""
+    enc = step(opencore_fight(), "effect", who="p1", kind="location", location="broken", skill_penalty=-30)
+    assert enc["combatants"][0]["effects"][-1]["location"] == "broken"
+    answer = api.call({"command": "encounter effect", "args": {"encounter": opencore_fight(), "who": "p1", "kind": "location",
+                                                                 "location": "elbow", "skill_penalty": -30}})
+    assert not answer["ok"] and answer["error"]["fields"] == ["location"]
+    assert answer["error"]["message"].startswith("a location is damaged, severely damaged, broken, severed or destroyed, not “elbow”")
+    kept = {**opencore_fight()}
+    kept["combatants"] = [{**c, "effects": [{**enc["combatants"][0]["effects"][-1], "location": "elbow"}]} if c["id"] == "p1" else c
+                          for c in kept["combatants"]]
+    assert "choose one of: damaged, severely damaged" in refused("show", encounter=kept)
+
+
 CYNO_ACTIONS = st.lists(st.tuples(st.sampled_from(["next", "strike", "damage", "heal", "surprise", "hold"]),
                                   st.integers(0, 10**6)), min_size=1, max_size=25)
 
