@@ -205,7 +205,11 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
   function start(how, message = null) {
     move(how, { message });
     if (folder === null) return failAll(COULD_NOT_START, NO_FOLDER); // a page the build did not write
-    worker = spawn(folder);
+    try {
+      worker = spawn(folder);
+    } catch (error) { // (the browser refused to make it: a blocked script, too many workers)
+      return failAll(COULD_NOT_START, String(error?.message ?? error));
+    }
     startedAt = env.now();
     listen(worker);
     watch();
@@ -341,7 +345,8 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
   function warmUp() {
     wanted = true;
     downloads = "allowed"; // the reader is here: the page has drawn what they reach for
-    workerNow()?.postMessage({ go: true });
+    if (worker === null && !adopt()) return start("start"); // a new worker is told to go as it starts
+    worker?.postMessage({ go: true });
   }
 
   return {

@@ -104,7 +104,7 @@ class FakeWorker {
 const FOLDER = "pyodide/0123456789abcdef/";
 
 /** An engine start on a fake clock: its workers, its states in order, its console, and `ask`. */
-function started({ handoff = null, folder = FOLDER } = {}) {
+function started({ handoff = null, folder = FOLDER, refuse = null } = {}) {
   const clock = fakeClock();
   const workers = [];
   const states = [];
@@ -115,7 +115,7 @@ function started({ handoff = null, folder = FOLDER } = {}) {
   const env = { ...clock, whenIdle: (f) => idle.push(f), afterLoad: (f) => loaded.push(f), mark: () => {}, hidden: () => false,
     warn: (...words) => warned.push(words.join(" ")) };
   const engine = engineStart({
-    folder, spawn: () => { const w = new FakeWorker(); workers.push(w); return w; },
+    folder, spawn: () => { if (refuse) throw refuse; const w = new FakeWorker(); workers.push(w); return w; },
     handoff: { take: () => { const h = handoff; handoff = null; return h; } },
     requests, onStatus: (status) => states.push(status.state === "starting" && status.message ? "restarting" : status.state), env,
   });
@@ -193,9 +193,9 @@ test("a ready worker gone silent is replaced and the request sent again (ready -
   assert.deepEqual(states, ["starting", "ready", "restarting", "ready", "failed"]);
   assert.equal(engine.status().message, STOPPED.status);
   assert.equal(answers[0].error.message, STOPPED.answer);
-  engine.retry(); // Retry: failed -> starting, the new worker told to go as it starts and by the reach (it takes one)
+  engine.retry(); // Retry: failed -> starting, the new worker told to go once, as it starts
   assert.deepEqual(states.at(-1), "starting");
-  assert.deepEqual(last().sent, [{ go: true }, { go: true }]);
+  assert.deepEqual(last().sent, [{ go: true }]);
 });
 
 test("the heartbeat pings an idle ready worker; one that never pongs is replaced", () => {
@@ -250,5 +250,23 @@ test("the start policy: settled after the load, the worker downloads, then start
   assert.deepEqual(last().sent, [{ fetch: true }, { go: true }]);
   const reached = started();
   reached.engine.warmUp();
-  assert.deepEqual(reached.last().sent, [{ go: true }, { go: true }]);
+  assert.deepEqual(reached.last().sent, [{ go: true }]); // once (it was said twice)
+});
+
+test("Retry after a failed start tells the new worker to go once; a worker the browser refuses to make fails the start, never stays starting", async () => {
+  const { engine, clock, ask, states, workers, answers } = started();
+  ask({ command: "roll" });
+  clock.advance(LIMITS.start);
+  await settle();
+  engine.retry();
+  assert.deepEqual(states, ["starting", "failed", "starting"]);
+  assert.deepEqual(workers[1].sent, [{ go: true }]);
+  // the browser refuses to make a worker (a blocked script, too many workers): failed, the request answered
+  const refused = started({ refuse: new DOMException("The operation is insecure.", "SecurityError") });
+  refused.ask({ command: "roll" });
+  await settle();
+  assert.deepEqual(refused.states, ["starting", "failed"]);
+  assert.equal(refused.answers[0].error.message, COULD_NOT_START.answer);
+  assert.equal(refused.engine.status().detail, "The operation is insecure.");
+  assert.equal(answers.length, 1);
 });
