@@ -250,6 +250,18 @@ def encounter_quiet(*pages: Any) -> None:
         pages[0].wait_for_timeout(100)
 
 
+def another_tab_keeps_as_tapped(page: Any, fight: dict[str, Any], button: str) -> None:
+    """Another tab's encounter `fight` written to storage at the instant `button` (its text) of the
+    page's tracker is tapped, in one task: the page has not heard of it when the tap runs (a page
+    gets no storage event for its own write)."""
+    from kit.kept import KEPT
+
+    page.evaluate("""([key, fight, button]) => {
+      localStorage.setItem(key, JSON.stringify({ rollbook: 2, encounter: fight }));
+      [...document.querySelectorAll("rollbook-encounter button")].find((b) => b.textContent.trim() === button).click();
+    }""", [KEPT, fight, button])
+
+
 def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
     from kit.kept import KEPT

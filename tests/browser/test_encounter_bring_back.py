@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, open_fight, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, another_tab_keeps_as_tapped, open_fight, watch_errors
 from kit.kept import KEPT as KEY
 from kit.kept import a_fight, kept_fight
 
@@ -23,9 +23,7 @@ def test_bring_it_back_not_heard_of_the_other_tabs_encounter_is_refused_and_repl
     # the other tab's encounter written at the same instant as the tap (a page gets no storage event
     # for its own write): this tab has not heard of it when Bring it back runs
     other = {**a_fight(("Kristine", "Sid")), "updated": "2026-12-02T00:00:00.000Z"}
-    here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
-      [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'Bring it back').click(); }}""",
-                  other)
+    another_tab_keeps_as_tapped(here, other, "Bring it back")
     expect(here.locator(".rollbook-problem")).to_contain_text(re.compile(r"^Not brought back: another tab"), timeout=ENGINE_TIMEOUT_MS)
     assert [c["name"] for c in kept_fight(here)["current"]["combatants"]] == ["Kristine", "Sid"]
     here.reload()

@@ -11,8 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, encounter_quiet, open_fight, watch_errors
-from kit.kept import KEPT as KEY
+from browserkit import ENGINE_TIMEOUT_MS, another_tab_keeps_as_tapped, encounter_quiet, open_fight, watch_errors
 from kit.kept import a_fight, kept_fight
 from vocabulary import engine_words
 
@@ -45,9 +44,7 @@ def test_end_tapped_as_another_tabs_step_reaches_storage_is_refused_and_ends_not
     open_fight(here, base_url, a_fight())
     open_end(here)
     other = {**a_fight(("Kristine", "Sid")), "updated": "2026-12-02T00:00:00.000Z"}
-    here.evaluate(f"""(e) => {{ localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, encounter: e}}));
-      [...document.querySelectorAll('rollbook-encounter button')].find((b) => b.textContent.trim() === 'End the encounter').click(); }}""",
-                  other)
+    another_tab_keeps_as_tapped(here, other, "End the encounter")
     encounter_quiet(here)
     words = said(here)
     assert words["said"] != "Encounter ended.", "said ended while the other tab's encounter is kept and shown"
