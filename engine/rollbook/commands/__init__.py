@@ -153,14 +153,21 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
     return tuple(params), takes_rng
 
 
+_loaded = False  # every command module imported: later calls (each request, each CLI lookup) skip the imports
+
+
 def load_all() -> dict[str, Command]:
     """Import every command module (idempotent) and return the registry."""
+    global _loaded
+    if _loaded:
+        return REGISTRY
     for module in _MODULES:
         try:
             importlib.import_module(f"rollbook.commands.{module}")
         except ModuleNotFoundError as error:  # a rule set still being written
             if error.name != f"rollbook.commands.{module}":
                 raise
+    _loaded = True
     return REGISTRY
 
 
