@@ -94,3 +94,14 @@ test("the character sheet orders the saves as the engine's check takes them; a s
   assert.doesNotMatch(read("elements/encounter/combatant.js"), /defense: "none"/, "the strike's default defense typed in combatant.js");
   assert.equal(COMMANDS["encounter strike"].defense.default, "none");
 });
+
+test("a combatant is drawn as down and offered as a target by the engine's status, not by its states typed here", () => {
+  // the engine's status says `out` (drawn as down) and `targetable` (an attack on it is not refused):
+  // the cards typed which of the states ("dead", "unconscious", "down") meant each
+  for (const file of ["elements/encounter/combatant.js", "elements/encounter/actions.js"]) {
+    const source = read(file);
+    assert.doesNotMatch(source, /"(dead|unconscious|conscious|down|standing)"/, `a combatant's state typed in ${file}`);
+  }
+  assert.match(read("elements/encounter/combatant.js"), /status\?\.out\b/);
+  assert.match(read("elements/encounter/actions.js"), /\.targetable\b/);
+});

@@ -75,9 +75,16 @@ def down(c: Combatant) -> bool:
     return c["dp"] <= 0
 
 
+def targetable(c: Combatant) -> bool:
+    """Whether a strike may still be aimed at ``c``: not once it is down."""
+    return not down(c)
+
+
 def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     lost = c["dp_max"] - c["dp"]
-    return {"id": c["id"], "state": "down" if down(c) else "standing", "actions_left": c["actions_left"],
+    # out: out of the fight (the page draws it as down); targetable: a strike at it is not refused
+    return {"id": c["id"], "state": "down" if down(c) else "standing", "out": down(c), "targetable": targetable(c),
+            "actions_left": c["actions_left"],
             "damage_lost": lost, "strike_penalty": sum(m.modifier for m in cyno.strike_modifiers(damage_lost=lost)),
             "can_attack": not down(c) and c["actions_left"] > 0, "attack_refused": attack_refused(c),
             "effects": [turns.describe(enc, e) for e in c["effects"]]}
@@ -245,7 +252,7 @@ def strike(enc: Encounter, attacker: str, target: str, rng: random.Random, *, de
                             hint="move on to the next turn first")
     if t is a:
         raise RollbookError(f"{a['name']} cannot strike itself")
-    if down(t):
+    if not targetable(t):
         raise RollbookError(f"{t['name']} is down")
     if aim < 0:
         raise RollbookError(f"aiming takes 1 action or more, not {aim}", hint="or none: leave it out", fields=("aim",))

@@ -101,6 +101,12 @@ def stunned(c: Combatant) -> bool:
     return turns.has(c, "stun")
 
 
+def targetable(enc: Encounter, c: Combatant) -> bool:
+    """Whether an attack, damage or a critical may still be aimed at ``c``: all but the dead (an
+    unconscious defender is attacked, and cannot defend)."""
+    return state(enc, c) != "dead"
+
+
 def bleeding(enc: Encounter, c: Combatant) -> list[tuple[str, int]]:
     """What a combatant bleeds each round, by cause: every bloodloss (its multiple: x2 is -2), and
     below 0 HP the bleeding of the dying until stabilized (ruling opencore-bleeding-adds)."""
@@ -124,10 +130,11 @@ def wielded(c: Combatant) -> str:
 def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
     """What the page shows for a combatant: derived, never stored."""
     health = state(enc, c)
-    out = unconscious(enc, c) or health == "dead"
+    out = unconscious(enc, c) or health == "dead"  # out of the fight: the page draws it as down
     defense = (opencore.stun_defense_penalty() if stunned(c) else 0) + sum(
         e["defense_penalty"] for e in c["effects"] if e["kind"] == "stumble")
-    return {"id": c["id"], "state": health, "bleeding": bleeding_per_round(enc, c),
+    return {"id": c["id"], "state": health, "out": out, "targetable": targetable(enc, c),
+            "bleeding": bleeding_per_round(enc, c),
             "can_attack": not out and not stunned(c),  # a dropped weapon leaves Hand to Hand
             "can_defend": not out, "defense_modifier": defense,
             # on its turn: why the page offers no Attack (or no Defense and Bide), in a refusal's words
@@ -360,7 +367,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
         raise RollbookError(f"{a['name']} has dropped its weapon",
                             hint=f"end {a['name']}'s dropped weapon effect once it is picked up, or attack {HAND_TO_HAND}",
                             fields=("weapon",))
-    if state(enc, t) == "dead":
+    if not targetable(enc, t):
         raise RollbookError(f"{t['name']} is dead")
     asleep = unconscious(enc, t)
     mental = p.power == "mental"  # "Mental powers used in combat cannot be blocked": no rolls at all
@@ -441,7 +448,7 @@ def damage(enc: Encounter, target: str, amount: int, rng: random.Random, *, crit
     """Damage by hand (a trap, a fall, a Power): through armor, Toughness, then HP, with the critical
     it calls for when it reaches HP."""
     t = turns.find(enc, target)
-    if state(enc, t) == "dead":
+    if not targetable(enc, t):
         raise RollbookError(f"{t['name']} is dead")
     wound = chain.apply_wound(amount, hp=t["hp"], con=t["con"], armor=t["armor"], toughness=t["toughness"],
                               power_protection=0, substance_flaw=False, table=critical_type, critical_roll=critical_roll,
@@ -455,7 +462,7 @@ def critical(enc: Encounter, target: str, critical_type: str, rng: random.Random
     weapon's or Power's ``bonus`` for it) and applied: the extra damage straight to HP, the rest as
     effects."""
     t = turns.find(enc, target)
-    if state(enc, t) == "dead":
+    if not targetable(enc, t):
         raise RollbookError(f"{t['name']} is dead")
     die = check_range("the critical roll", roll, 1, 100, field="roll") if roll is not None else roll_total("1d100", rng)
     hit = opencore.critical_hit(critical_type, die, attack_roll=attack_roll, toughness=t["toughness"], bonus=bonus)

@@ -218,3 +218,13 @@ def test_a_typical_cyno_foe_takes_the_rulings_values_where_none_are_given() -> N
     given = call("add", encounter=enc, name="Boss", side="gang", typical=True, weapon="2d6", score={"dp": 40})["encounter"]
     assert (given["combatants"][0]["dp"], given["combatants"][0]["weapon_damage"], given["combatants"][0]["reflex"]) == (40, "2d6", 10)
     assert call("typical")["rules"] == "opencore"  # the default: the page's OpenCore placeholders
+
+
+def test_the_status_says_a_combatant_down_is_out_of_the_fight_and_no_longer_struck():
+    # issue 40: the page draws a combatant as down by `out` and offers it as a target by `targetable`
+    enc = turn_of(cyno_fight(), "p1", p1=4, g1=1)
+    assert {k: status(enc, "g1")[k] for k in ("state", "out", "targetable")} == {"state": "standing", "out": False, "targetable": True}
+    call("strike", encounter=enc, attacker="p1", target="g1", roll=15, defense="none", damage_roll=4)
+    enc = step(enc, "damage", target="g1", amount=20)
+    assert {k: status(enc, "g1")[k] for k in ("state", "out", "targetable")} == {"state": "down", "out": True, "targetable": False}
+    assert refused("strike", encounter=enc, attacker="p1", target="g1", roll=15, defense="none") == "Sid is down"

@@ -321,3 +321,32 @@ def test_nobody_has_acted_when_a_new_round_begins():
     assert who(enc, "p1")["acted"]
     enc = step(step(enc, "next"), "next", seed=1)  # the orc's turn, then round 2
     assert enc["round"] == 2 and not any(c["acted"] for c in enc["combatants"])
+
+
+@pytest.mark.parametrize(("how", "out", "targetable"), [
+    ("conscious", False, True),
+    ("unconscious for a round (a critical)", True, True),
+    ("unconscious at 0 HP", True, True),
+    ("dead", True, False),
+])
+def test_the_status_says_who_is_out_of_the_fight_and_who_may_still_be_attacked(how, out, targetable):
+    # issue 40: the page draws a combatant as down by `out` and offers it as a target by
+    # `targetable`, where it typed the states; an attack is refused exactly on the untargetable
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    if how == "unconscious for a round (a critical)":  # Impact 111 to 120: "unconscious 1 round", 5 HP left
+        enc = step(enc, "crit", target="o1", type="impact", roll=100, attack_roll=90)
+    elif how != "conscious":
+        enc = step(enc, "damage", target="o1", amount=25, critical_type="impact", critical_roll=1)  # 0 HP
+        if how == "dead":
+            enc = step(enc, "damage", target="o1", amount=30, critical_type="impact", critical_roll=1)
+    orc = status(enc, "o1")
+    assert (orc["out"], orc["targetable"]) == (out, targetable), orc
+    assert orc["state"] == {"unconscious at 0 HP": "unconscious", "dead": "dead"}.get(how, "conscious")
+    assert status(enc, "p1")["out"] is False and status(enc, "p1")["targetable"] is True
+    attack = {"encounter": enc, "attacker": "p1", "target": "o1", "attack_roll": 50, "defense_roll": 90,
+              "critical_roll": 1, "seed": 3}
+    if targetable:
+        call("attack", **attack)
+    else:
+        assert refused("attack", **attack) == "Orc is dead"
+        assert refused("damage", encounter=enc, target="o1", amount=5) == "Orc is dead"

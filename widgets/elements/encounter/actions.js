@@ -112,7 +112,7 @@ export function actionsView(t, enc, c) {
 function actionsForm(t, enc, c, attackRefused, here) {
   const others = enc.combatants.filter((o) => o.id !== c.id);
   if (!others.length) return here;
-  const standing = (o) => !["dead", "down"].includes(t.status.get(o.id)?.state);
+  const standing = (o) => t.status.get(o.id)?.targetable ?? true; // the engine's: an attack on it is not refused
   const foes = others.filter((o) => o.side !== c.side && standing(o));
   const chosen = others.some((o) => o.id === t.targets[c.id]) ? t.targets[c.id] : (foes[0] ?? others[0]).id;
   const target = others.find((o) => o.id === chosen);

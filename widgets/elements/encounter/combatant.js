@@ -61,8 +61,9 @@ export function statusLine(encounter, combatant, status) {
     if (status.bleeding) parts.push(`bleeding ${-status.bleeding} HP a round`);
     if (combatant.stabilized) parts.push("stabilized");
     if (combatant.acted) parts.push("acted");
-    if (status.state !== "dead" && !status.can_attack) parts.push("cannot attack");
-    if (status.state !== "dead" && !status.can_defend) parts.push("cannot defend");
+    // the engine's `targetable`: all but the dead, whose state says it all without "cannot attack"
+    if (status.targetable && !status.can_attack) parts.push("cannot attack");
+    if (status.targetable && !status.can_defend) parts.push("cannot defend");
     if (status.defense_modifier) parts.push(`defense ${signed(status.defense_modifier)}`);
     if (status.skill_penalty) parts.push(`skills ${signed(status.skill_penalty)}`);
     if (status.armor_useless) parts.push("armor useless");
@@ -84,7 +85,7 @@ export function combatantView(t, fight, c, active) {
   const enc = fight.current;
   const status = t.status.get(c.id);
   const titleId = `rollbook-enc-${c.id}-name`;
-  const down = status && ["dead", "unconscious", "down"].includes(status.state);
+  const down = Boolean(status?.out); // out of the fight, as the engine says: drawn as down
   // what the last step did to it: the whole answer where it was tapped (this card's actions or
   // edits), else one line under the bars
   const outcome = t.step?.outcomes?.find((o) => o.id === c.id) ?? null;
@@ -147,7 +148,7 @@ function editView(t, enc, c, status) {
   const set = (name) => (value) => { e[name] = value; t.update(); };
   const opencore = enc.rules === "opencore";
   const k = e.kind;
-  const rounds = k === "stun" || k === "unconscious" || k === "note";
+  const rounds = Boolean(ENCOUNTER.effects[k]?.ends.includes("rounds")); // the effects that may count rounds down
   const form = `edit-${c.id}`;
   const labels = Object.fromEntries(editFields(enc, e));
   const problem = t.problemFor(form, editFields(enc, e).filter(([arg]) => (arg !== "rounds" || rounds) && (arg !== "bonus" || opencore)));
