@@ -205,9 +205,9 @@ export const COMMANDS = {
     "rolls": {"type": "int", "many": true},
     "automatic": {"type": "bool"},
     "impossible_fails": {"type": "bool", "ruling": "codex-automatic-failure"},
-    "safe": {"type": "bool"},
+    "safe": {"type": "bool", "only_with": {"take": ["10", "20"]}},
     "take_conditions": {"type": "str", "choices": ["asked", "trusted"], "ruling": "codex-take-conditions"},
-    "failure_has_cost": {"type": "bool"},
+    "failure_has_cost": {"type": "bool", "only_with": {"take": ["20"]}},
     "ruling": {"type": "str", "many": true}
   },
   "codex dc": {"complexity": {"type": "str", "required": true, "positional": true}},

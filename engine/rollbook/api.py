@@ -91,7 +91,8 @@ def commands_schema() -> list[dict[str, Any]]:
             "params": [
                 {"name": p.name, "type": p.kind.__name__, "required": p.required, "many": p.many, "keyed": p.keyed,
                  "positional": p.positional, "default": p.default, "dice": p.dice,
-                 "choices": list(p.choices) if p.choices else None, "help": p.help}
+                 "choices": list(p.choices) if p.choices else None, "help": p.help,
+                 "only_with": {p.only_with[0]: list(p.only_with[1])} if p.only_with else None}
                 for p in cmd.params
             ],
         })

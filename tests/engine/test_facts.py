@@ -117,3 +117,29 @@ def test_a_parameter_that_switches_a_ruling_names_it_and_reads_by_it_first() -> 
 def test_each_critical_type_names_its_table() -> None:
     for critical in FACTS["critical_types"]:
         assert tables.get(critical["table"]).title == critical["title"]
+
+
+def test_a_parameter_read_only_with_some_values_of_another_says_which_and_is_ignored_otherwise() -> None:
+    # issue 40: the Codex check's page asks for the safe tick and the failure's cost only with the
+    # takes the engine reads them with (it typed "10" and "20")
+    guarded = {(command, name): param["only_with"] for command, params in FACTS["commands"].items()
+               for name, param in params.items() if "only_with" in param}
+    assert guarded == {("codex check", "safe"): {"take": ["10", "20"]}, ("codex check", "failure_has_cost"): {"take": ["20"]}}
+    for (command, name), only_with in guarded.items():
+        for other, values in only_with.items():
+            assert set(values) <= set(FACTS["commands"][command][other]["choices"]), (command, name, other)
+
+    def check(**args: object) -> dict:
+        return api.call({"command": "codex check", "args": {"modifier": 4, "dc": 14, "seed": 1, **args}})
+
+    for take in [None, *FACTS["commands"]["codex check"]["take"]["choices"]]:
+        unsafe, safe = check(take=take), check(take=take, safe=True)
+        if take in guarded[("codex check", "safe")]["take"]:
+            assert not unsafe["ok"] and "safe" in unsafe["error"]["fields"] and safe["ok"], take
+        else:
+            assert unsafe == safe and safe["ok"], take  # the tick is not read
+        costly = check(take=take, safe=True, failure_has_cost=True)
+        incurred = take in guarded[("codex check", "failure_has_cost")]["take"]
+        assert costly["result"]["penalties_incurred"] is incurred, take
+        if not incurred:
+            assert costly == safe, take

@@ -52,7 +52,15 @@ test("the Codex check takes its rulings' ids and its choices from the engine", (
   const check = COMMANDS["codex check"];
   assert.equal(check.impossible_fails.ruling, "codex-automatic-failure");
   assert.equal(check.take_conditions.ruling, "codex-take-conditions");
-  wordsEvery(source, "TAKE_WORDS", check.take.choices);
+  wordsEvery(source, "TAKE_WORDS", check.take.choices); // a take the engine gains or loses has words, or fails here
+  // which takes ask for the safe tick and the failure's cost is the engine's (issue 40): only the
+  // words for each take are typed
+  const beyondWords = source.replace(/const TAKE_WORDS = \{[\s\S]*?\};/, "");
+  assert.doesNotMatch(beyondWords, /"(10\+?|20)"/, "a take typed in codex-check.js outside its words");
+  for (const param of ["safe", "failure_has_cost"]) {
+    assert.ok(check[param].only_with.take.length, `${param}: the takes it is asked with`);
+    for (const take of check[param].only_with.take) assert.ok(check.take.choices.includes(take), `${param}: ${take}`);
+  }
 });
 
 test("no widget types the id of a ruling a command's parameter switches", () => {

@@ -23,7 +23,11 @@ const TAKES = [
 // Taking 10 or 20: the ruling's reading (the player ticks "not threatened or distracted"), then its alternative.
 const [ASKED, TRUSTED] = CHECK.take_conditions.choices;
 const CONDITION_WORDS = { [ASKED]: "Yes: ask for the tick", [TRUSTED]: "No: the player’s choice" };
-const TAKEN = (take) => take === "10" || take === "20"; // the takes with conditions
+// Which takes ask for each tick is the engine's (a parameter's `only_with`): the safe tick with
+// taking 10 or 20, the failure's cost with taking 20; the engine ignores either tick otherwise.
+const askedWith = (param) => (values) => CHECK[param].only_with.take.includes(values.take);
+const ASKS_SAFE = askedWith("safe");
+const ASKS_COST = askedWith("failure_has_cost");
 const RULINGS = "The GM's rulings";
 
 function outcome(result) {
@@ -63,8 +67,8 @@ class CodexCheck extends RollbookTool {
       { name: "take", label: "Roll or take", kind: "choice", options: TAKES, wide: true },
       // the document: taking 10 or 20 is impossible while threatened or distracted; the engine refuses it unless told
       { name: "safe", label: "Not threatened or distracted (may take 10 or 20)", kind: "bool",
-        hidden: (v) => !TAKEN(v.take) || v.take_conditions === TRUSTED },
-      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => v.take !== "20" },
+        hidden: (v) => !ASKS_SAFE(v) || v.take_conditions === TRUSTED },
+      { name: "failure_has_cost", label: "Failure has a cost (taking 20 incurs it)", kind: "bool", hidden: (v) => !ASKS_COST(v) },
       { name: "impossible_fails", label: this.titles?.get(CHECK.impossible_fails.ruling) ?? "Automatic failure", kind: "choice",
         section: RULINGS, wide: true, initial: "", remember: true, help: "when even a 20 could not reach the DC",
         options: [{ value: "", label: "Not used: roll the check" },
@@ -95,8 +99,8 @@ class CodexCheck extends RollbookTool {
     // the two ticks are shown (and sent) only with the take they are about; a ruling only when switched
     const trusted = values.take_conditions === TRUSTED;
     return given({ ...this.#args(values), automatic: values.take === "automatic" || undefined,
-      safe: (TAKEN(values.take) && !trusted && values.safe) || undefined,
-      failure_has_cost: (values.take === "20" && values.failure_has_cost) || undefined,
+      safe: (ASKS_SAFE(values) && !trusted && values.safe) || undefined,
+      failure_has_cost: (ASKS_COST(values) && values.failure_has_cost) || undefined,
       impossible_fails: values.impossible_fails === "true" || undefined,
       take_conditions: trusted ? TRUSTED : undefined });
   }

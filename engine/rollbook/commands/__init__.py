@@ -49,6 +49,9 @@ class Arg:
     ask: str | None = None
     file: bool = False  # a JSON object that the CLI reads from a file (FILE, or '-' for standard input)
     dice: bool = False  # a dice expression: a dice error without fields is about this argument
+    # read only when another parameter has one of these values, ("take", ("10", "20")): ignored
+    # otherwise, so a page asks for it only then (the facts' ``only_with``: {"take": ["10", "20"]})
+    only_with: tuple[str, tuple[Any, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class Param:
     flag: str
     file: bool  # a JSON object (dict[str, Any]); on the CLI a JSON file
     dice: bool  # a dice expression (see Arg.dice)
+    only_with: tuple[str, tuple[Any, ...]] | None  # see Arg.only_with
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,7 @@ def _params_of(func: Callable[..., Result]) -> tuple[tuple[Param, ...], bool]:
                 flag=arg.flag or "--" + p.name.replace("_", "-"),
                 file=arg.file,
                 dice=arg.dice,
+                only_with=arg.only_with,
             )
         )
     return tuple(params), takes_rng

@@ -32,11 +32,13 @@ def check(
     rolls: Annotated[list[int] | None, Arg("the d20s rolled, in order (repeat for open-ended dice); rolled when left out", metavar="D20")] = None,
     automatic: Annotated[bool, Arg("use automatic success (needs modifier >= DC)")] = False,
     impossible_fails: Annotated[bool, Arg("GM option: fail without rolling when a 20 could not succeed (ruling codex-automatic-failure)")] = False,
-    safe: Annotated[bool, Arg("the character is not threatened or distracted (needed to take 10 or 20)")] = False,
+    safe: Annotated[bool, Arg("the character is not threatened or distracted (needed to take 10 or 20)",
+                              only_with=("take", codex.SAFE_TAKES))] = False,
     take_conditions: Annotated[codex.TakeConditions | None, Arg("ruling codex-take-conditions: asked (default: say the "
                                                                 "character is safe to take 10 or 20) or trusted (the table "
                                                                 "keeps the conditions)")] = None,
-    failure_has_cost: Annotated[bool, Arg("the skill carries penalties for failure (taking 20 incurs them first)")] = False,
+    failure_has_cost: Annotated[bool, Arg("the skill carries penalties for failure (taking 20 incurs them first)",
+                                          only_with=("take", codex.COSTLY_TAKES))] = False,
     ruling: CheckRulings = None,
     rng: random.Random,
 ) -> Result:

@@ -24,6 +24,13 @@ SIDES = 20
 TAKE_10_FLOOR = 10
 TOTAL_SUCCESS_RANK = 2  # beating the DC twice
 TAKE_20_TIME = 20  # "Taking 20 takes twenty times as long as making a single check would take."
+# "Distractions or threats (such as combat) make it impossible for a character to take 10", and to
+# take 20 ("you are faced with no threats or distractions"): the takes that ask ``safe`` (take 10+
+# is a feat's or CP's, with no such condition)
+SAFE_TAKES: tuple[Take, ...] = ("10", "20")
+# "if you did attempt to take 20 on a skill that carries penalties for failure, your character would
+# automatically incur those penalties": the takes that read ``failure_has_cost``
+COSTLY_TAKES: tuple[Take, ...] = ("20",)
 RANKS_SHOWN = 8  # rank lists end with an "or more" entry after this many
 LARGEST = 1000  # modifiers and DCs beyond this are typos, and would make exact odds enormous fractions
 _D = Fraction(1, SIDES)
@@ -259,7 +266,7 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
     success has no rank (ruling codex-automatic-success-no-rank)."""
     if take is not None and take not in TAKES:
         raise RollbookError(f"cannot take {quoted(take)}", hint="take 10, 10+ or 20", fields=("take",))
-    if take in ("10", "20") and not safe and take_conditions == "asked":
+    if take in SAFE_TAKES and not safe and take_conditions == "asked":
         raise RollbookError(THREATENED.format(take=take),
                             hint="if the character is not threatened or distracted, say so; otherwise roll",
                             fields=("take", "safe"))
@@ -272,7 +279,7 @@ def check(modifier: int, dc: int, dice: tuple[int, ...], *, take: Take | None = 
         reason = "automatic success" if automatic else "automatic failure (a 20 could not succeed)"
         raise RollbookError(f"{reason} rolls no dice", hint="leave out the rolls", fields=("dice",))
     time = TAKE_20_TIME if take == "20" else 1
-    incurred = take == "20" and failure_has_cost
+    incurred = take in COSTLY_TAKES and failure_has_cost
     if automatic:
         if not can_succeed_automatically(modifier, dc):
             raise RollbookError(f"automatic success needs a modifier of at least the DC ({modifier} < {dc})",
