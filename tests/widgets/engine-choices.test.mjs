@@ -75,6 +75,10 @@ test("a location effect added by hand offers the engine's location states, the l
   assert.deepEqual(ENCOUNTER.locations, ["damaged", "severely damaged", "broken", "severed", "destroyed"]);
   for (const state of ENCOUNTER.locations) assert.doesNotMatch(source, new RegExp(`"${state}"`), `${state} typed in combatant.js`);
   assert.doesNotMatch(source, /kind: "stun"/, "the first effect kind typed in combatant.js");
+  // what each kind carries is the engine's effect fields, not a map of kinds typed in the page
+  for (const kind of COMMANDS["encounter effect"].kind.choices) {
+    assert.doesNotMatch(source, new RegExp(`(^|[{,\\s])"?${kind}"?: \\{`, "m"), `the effect ${kind}'s fields typed in combatant.js`);
+  }
 });
 
 // Each widget's words for a command's choices: [file, words, the engine's choices, what the old

@@ -132,14 +132,18 @@ function editStep(t, c, action) {
   if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized`, form });
   if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter`, form });
   if (action === "effect") {
-    const extra = {
-      stun: { rounds: typed(e.rounds) }, unconscious: { rounds: typed(e.rounds) }, bloodloss: { hp_per_round: typed(e.hp_per_round) },
-      location: { location: e.location, skill_penalty: typed(e.skill_penalty) }, stumble: { defense_penalty: typed(e.defense_penalty) },
-      "dropped-weapon": {}, note: { text: e.text.trim(), rounds: typed(e.rounds) },
-    }[e.kind];
-    return t.run("encounter effect", { who: c.id, kind: e.kind, ...extra }, { title: `${c.name}: ${effectName(e.kind)} added`, form });
+    return t.run("encounter effect", { who: c.id, kind: e.kind, ...effectArgs(e) }, { title: `${c.name}: ${effectName(e.kind)} added`, form });
   }
   return null;
+}
+
+/** What an effect added by hand carries besides its kind, as the engine's facts have it: its own
+ *  fields (a number as typed, text trimmed), and its rounds where it may count them (blank: none). */
+function effectArgs(e) {
+  const { ends, fields } = ENCOUNTER.effects[e.kind];
+  const args = ends.includes("rounds") ? { rounds: typed(e.rounds) } : {};
+  for (const [name, fact] of Object.entries(fields)) args[name] = fact.kind === "int" ? typed(e[name]) : String(e[name] ?? "").trim();
+  return args;
 }
 
 function editView(t, enc, c, status) {
