@@ -185,12 +185,12 @@ function unpacked(response) {
 
 async function restore(loadPyodide, snapshot) {
   compileRuntime();
-  const pyodide = await loadPyodide({
+  const pyodide = await settled(loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
     lockFileContents: lockFile,
     _loadSnapshot: snapshot,
-  });
+  }));
   mark("restored");
   pyodide.runPython(AFTER_RESTORE);
   const callJson = pyodide.pyimport("rollbook.api").call_json;
@@ -209,11 +209,11 @@ async function restore(loadPyodide, snapshot) {
 
 async function fresh(loadPyodide) {
   compileRuntime();
-  const pyodide = await loadPyodide({
+  const pyodide = await settled(loadPyodide({
     indexURL: RUNTIME.href,
     packageBaseUrl: RUNTIME.href,
     lockFileContents: lockFile,
-  });
+  }));
   // The wheel already asked for at the start (checked against the lockfile's sha256), not a
   // second download by loadPackage: the engine has no dependencies to resolve.
   const bytes = await wheel.catch((error) => {
@@ -306,7 +306,7 @@ function compileRuntime() {
   import(new URL("pyodide.asm.mjs", RUNTIME).href).catch(() => {}); // Pyodide's own import finds it done
 }
 const instantiateStreaming = WebAssembly.instantiateStreaming;
-WebAssembly.instantiateStreaming = async (source, imports) => {
+async function instantiated(source, imports) {
   const response = await source;
   if (!STAND_INS.has(response)) return instantiateStreaming(response, imports);
   const module = await compiled.catch((error) => {
@@ -315,7 +315,24 @@ WebAssembly.instantiateStreaming = async (source, imports) => {
   });
   if (!module) return instantiateStreaming(fromNetwork(WASM), imports);
   return { module, instance: await WebAssembly.instantiate(module, imports) };
-};
+}
+WebAssembly.instantiateStreaming = (source, imports) => instantiated(source, imports).catch((error) => {
+  runtimeFailed?.(new Error(`the runtime (pyodide.asm.wasm) did not load: ${error?.message ?? error}`));
+  throw error;
+});
+
+// Pyodide 314 catches a runtime that cannot be instantiated (its wasm answered 404, say: an engine
+// folder a newer deploy replaced, whose small files the browser still had cached), logs "wasm
+// instantiation failed!" and never settles loadPyodide: the worker said nothing, and the page
+// waited its whole start limit (90 s) on "starting" (issue 39). So a load is also ended by the
+// runtime's own failure, and the worker says it failed at once.
+let runtimeFailed = null;
+function settled(loading) {
+  return new Promise((resolve, reject) => {
+    runtimeFailed = reject;
+    loading.then(resolve, reject);
+  });
+}
 
 globalThis.fetch = (input, init) => {
   const url = input instanceof Request ? input.url : String(input);

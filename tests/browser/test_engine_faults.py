@@ -150,3 +150,28 @@ def test_an_engine_that_never_starts_or_never_answers_says_so_and_retry_recovers
     finally:
         context.close()
     assert outside.urls == []
+
+
+def test_a_runtime_that_cannot_be_fetched_says_so_at_once_not_at_the_start_limit(browser, base_url: str, outside) -> None:
+    """The runtime's wasm answered 404 (as an engine folder a deploy replaced, its small files still
+    in the browser's cache, issue 39): Pyodide logs "wasm instantiation failed!" and never settles,
+    so the worker said nothing and the page waited the whole start limit (90 s) on "starting"."""
+    context = faulty(browser, base_url, outside, {})  # the real limits: the start's is 90 s
+    try:
+        context.route("**/pyodide/*/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="Not Found"))
+        page = open_roller(context, base_url)
+        took = page.evaluate("performance.now()")
+        roll(page, "1d20")
+        notice = page.locator(".rollbook-engine-state[role=alert]")
+        expect(notice.locator("p")).to_have_text(COULD_NOT_START, timeout=20_000)
+        assert page.evaluate("performance.now()") - took < 20_000
+        assert page.evaluate("__states.at(-1)") == "failed: " + COULD_NOT_START
+        expect(page.get_by_text("Rolling…")).to_have_count(0)
+        context.unroute("**/pyodide/*/pyodide.asm.wasm")
+        notice.get_by_role("button", name="Retry").click()  # the file back: Retry recovers
+        roll(page, "1d20")
+        rolled(page, 1)
+        expect(notice).to_have_count(0)
+    finally:
+        context.close()
+    assert outside.urls == []
