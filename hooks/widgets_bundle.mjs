@@ -45,8 +45,8 @@ const OWN_CHUNK = new Set(["tool.js", "step-lock.js"]);
 function manualChunks(id) {
   if (id.startsWith(NODE_MODULES)) return "core";
   const name = path.relative(source, id).split(path.sep).join("/");
-  // engine.js, and idle.js and engine-start.js that it imports: or Rollup pulls them into "core", a dependency of it
-  if (name === "engine.js" || name === "idle.js" || name === "engine-start.js") return "engine";
+  // engine.js, and idle.js, engine-start.js and deploy.js that it imports: or Rollup pulls them into "core", a dependency of it
+  if (["engine.js", "idle.js", "engine-start.js", "deploy.js"].includes(name)) return "engine";
   // kept/: the kept state's modules, which widgets/kept.js names for every widget
   if (name === "elements/dice.js" || name.startsWith("kept/") || (!name.includes("/") && !OWN_CHUNK.has(name))) return "core";
   return undefined;

@@ -10,7 +10,6 @@ import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
 import { whenIdle } from "./idle.js";
 import { afterEngineStart, engineOnDevice, engineStarting, firstScreenComing, firstScreenDrawn, retry, warmUp, warmUpWhenIdle,
   watchEngine } from "./engine.js";
-import { siteUpdated, UPDATED } from "./deploy.js";
 
 export { html, nothing };
 
@@ -177,8 +176,6 @@ export class RollbookElement extends HTMLElement {
   #queued = false;
   #afterPaint = false;
   #drawn = false;
-  #updatedAsked = null; // the engine status a newer deploy was asked about (deploy.js)
-  #siteUpdated = false; // and it was: the page's engine folder is gone from the site
 
   connectedCallback() {
     this.fallback ??= this.textContent.trim(); // what the page shows before the widgets load
@@ -308,20 +305,15 @@ export class RollbookElement extends HTMLElement {
   }
 
   /** The line that says the engine is starting (or starting again, after it stopped), or failed
-   *  with a Retry button; the engine's messages are player sentences (engine.js). The line is
-   *  there (empty) while the engine is idle or ready too: a live region must exist before it
-   *  speaks, and nothing under it moves when the engine starts and stops starting. */
+   *  with a Retry button, or with Reload where a newer deploy replaced the page's engine (its
+   *  status says `reload`: deploy.js); the engine's messages are player sentences (engine.js). The
+   *  line is there (empty) while the engine is idle or ready too: a live region must exist before
+   *  it speaks, and nothing under it moves when the engine starts and stops starting. */
   engineNotice() {
-    const { state, message } = this.engine;
-    // An engine that fails, or starts again after it was ready (a message says so), may be one a
-    // newer deploy replaced: then Reload, not Retry (deploy.js). Not asked on a first start.
-    if ((state === "failed" || (state === "starting" && message)) && this.#updatedAsked !== this.engine) {
-      this.#updatedAsked = this.engine;
-      siteUpdated().then((updated) => { if (updated) { this.#siteUpdated = true; this.update(); } });
-    }
-    if (this.#siteUpdated && state !== "ready") {
+    const { state, message, reload } = this.engine;
+    if (state === "failed" && reload) {
       return html`<div class="rollbook-engine-state rollbook-problem" role="alert">
-        <p>${UPDATED}</p>
+        <p>${message}</p>
         <button type="button" class="md-button md-button--primary" @click=${() => globalThis.location.reload()}>Reload</button>
       </div>`;
     }

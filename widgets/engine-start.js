@@ -11,6 +11,7 @@
 // while idle) the worker must say something within a limit, or it is taken for gone.
 
 import { whenIdle } from "./idle.js";
+import { SITE_UPDATED } from "./deploy.js";
 
 // The limits, in milliseconds (a test may set globalThis.rollbookEngineLimits = {answer: 1000, ...}
 // before the page's scripts run, so a fault takes seconds to show, not minutes):
@@ -102,6 +103,9 @@ export const STOPPED = {
 };
 export const RESTARTING = "The dice engine stopped; starting it again…";
 const NO_FOLDER = "this page names no engine version (<meta name=\"rollbook-engine\">)";
+// How long a failure waits for the site to say whether it was updated (siteUpdated) before it is
+// said in the ordinary words: a link too slow to answer a HEAD in this time is a link problem.
+const UPDATED_AT_MOST_MS = 4000;
 
 // --- The start policy -------------------------------------------------------------------------
 // On a first visit the worker downloads only once the page has drawn the reader's first screen
@@ -144,11 +148,13 @@ export const BROWSER = {
  * the heartbeat. `folder`: the page's engine folder, or null (then every start fails); `spawn(folder)`:
  * a new worker; `handoff`: {take()} the worker widgets/start.js started ({folder, worker, early}) or
  * null, once; `requests`: the client's requests out ({size(), waiting(), has(id), anyResent(),
- * resend(post), answer(id, response), failAll(words, detail)}); `onStatus(status)` on every move.
+ * resend(post), answer(id, response), failAll(words, detail)}); `onStatus(status)` on every move;
+ * `siteUpdated()`: resolves true when a newer deploy replaced the page's engine folder
+ * (widgets/deploy.js; null: never asked), asked once whenever a start fails.
  * (A closure, not a class: the bundle's minifier shortens its variables, not an object's fields.)
  */
-export function engineStart({ folder, spawn, handoff, requests, onStatus = () => {}, env = BROWSER }) {
-  let status = { state: "idle", message: null, detail: null, via: null, why: null, gate: null, took: null };
+export function engineStart({ folder, spawn, handoff, requests, onStatus = () => {}, env = BROWSER, siteUpdated = null }) {
+  let status = { state: "idle", message: null, detail: null, via: null, why: null, gate: null, took: null, reload: null };
   let worker = null;
   let startedAt = 0; // when the worker in `worker` was started or adopted
   let pinged = false; // a ping is out and its pong not back
@@ -158,16 +164,18 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
   let screen = "unknown";
   let settling = false;
   let startIsOver = false;
+  let asking = false; // a failure waits for the site to say whether it was updated: nothing starts meanwhile
   const afterStart = [];
   const watchdog = new Watchdog((why) => (why === "start" ? failAll(COULD_NOT_START, `not ready after ${Math.round(limit("start") / 1000)} s`)
     : stopped(why === "answer" ? "no answer in time" : "no reply to a ping")), env);
 
   /** Take the move `name` from the state now (MOVES); the new status has `details` (its message,
-   *  detail, and how the worker started: via, why, gate, took), null where not given. */
+   *  detail, how the worker started: via, why, gate, took, and `reload`: true where Reload, not
+   *  Retry, is the way on), null where not given. */
   function move(name, details = {}) {
     const state = MOVES[status.state][name];
     if (!state) return env.warn(`rollbook: the engine cannot ${name} while ${status.state}`);
-    status = { state, message: null, detail: null, via: null, why: null, gate: null, took: null };
+    status = { state, message: null, detail: null, via: null, why: null, gate: null, took: null, reload: null };
     for (const key in details) status[key] = details[key] ?? null;
     onStatus(status);
   }
@@ -176,6 +184,7 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
 
   /** The worker, started (or adopted from widgets/start.js) if there is none; null when it failed. */
   function workerNow() {
+    if (asking) return null; // failing: the request is answered with the others
     if (worker === null && !adopt()) start("start");
     return worker;
   }
@@ -262,12 +271,30 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
 
   /** The worker is done for: every request waiting is answered with `words`, and the next ask, or
    *  Retry, starts a fresh worker. `detail` (the browser's or worker's own words) goes to the
-   *  console, not the page. */
+   *  console, not the page. Where a newer deploy replaced the page's engine folder, no Retry can
+   *  start it: the site is asked first (a few seconds at most; requests asked meanwhile wait with
+   *  the others), and then they and the status say so (SITE_UPDATED: Reload is the way on). */
   function failAll(words, detail) {
     env.warn(`rollbook: ${words.status}`, detail);
     drop();
+    if (asking) return; // the failure is being said already
+    if (!siteUpdated) return failed(words, detail);
+    asking = true;
+    let told = false;
+    const tell = (updated) => {
+      if (told) return;
+      told = true;
+      env.clearTimer(timer);
+      asking = false;
+      failed(updated === true ? SITE_UPDATED : words, detail);
+    };
+    const timer = env.setTimer(() => tell(false), UPDATED_AT_MOST_MS);
+    Promise.resolve().then(siteUpdated).then(tell, () => tell(false));
+  }
+
+  function failed(words, detail) {
     requests.failAll(words, detail);
-    move("fail", { message: words.status, detail });
+    move("fail", { message: words.status, detail, reload: words.reload });
     checkStartOver();
   }
 
@@ -344,13 +371,14 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
   /** Start the engine now: the reader is reaching for a widget, the answer is wanted soon. */
   function warmUp() {
     wanted = true;
+    if (asking) return; // failing: Retry is offered (or not) once that is said
     downloads = "allowed"; // the reader is here: the page has drawn what they reach for
     if (worker === null && !adopt()) return start("start"); // a new worker is told to go as it starts
     worker?.postMessage({ go: true });
   }
 
   return {
-    /** The engine's state now: {state, message, detail, via, why, gate, took}. */
+    /** The engine's state now: {state, message, detail, via, why, gate, took, reload}. */
     status: () => status,
     /** Whether the first start is over (ready or failed, and each request asked meanwhile answered). */
     over: () => startIsOver,

@@ -18,7 +18,8 @@
 // chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"; `gate`: "cached" when
 // it started at once because the engine is on the device, "page" when it waited for the page's word;
 // `took`: the worker's milliseconds per step), "failed" (with a message; the next
-// ask, or retry(), starts a fresh worker). Every `message` is in a player's words, a sentence to
+// ask, or retry(), starts a fresh worker; with `reload`: true where a newer deploy replaced the
+// page's engine, so Reload, not Retry, is the way on: widgets/deploy.js). Every `message` is in a player's words, a sentence to
 // show as it is; what the browser or the worker said is in `detail` (and the console), not shown.
 // "starting" has a message only when a worker that stopped is being replaced.
 //
@@ -27,6 +28,7 @@
 // loads. So a page of one deploy never pairs with an engine or lockfile of another.
 
 import { engineStart } from "./engine-start.js";
+import { siteUpdated } from "./deploy.js";
 
 // The site's root, from this module's own address: engine.js stays widgets/engine.js in the built
 // site (hooks/widgets_bundle.mjs keeps it an entry of its own), while the other modules are
@@ -65,10 +67,12 @@ export class Requests {
     waiting.resolve(response);
   }
 
-  /** Each one answered with the failure `words` say (the worker is gone). */
+  /** Each one answered with the failure `words` say (the worker is gone); `reload` where the way
+   *  on is Reload, not Retry (a newer deploy replaced the page's engine: deploy.js). */
   failAll(words, detail) {
     for (const [id, { request }] of this.#out) {
-      this.answer(id, { api: 1, ok: false, command: request?.command ?? null, error: { kind: "load", message: words.answer, detail } });
+      const error = { kind: "load", message: words.answer, detail, ...(words.reload ? { reload: true } : {}) };
+      this.answer(id, { api: 1, ok: false, command: request?.command ?? null, error });
     }
   }
 }
@@ -95,10 +99,12 @@ const start = engineStart({
   } },
   requests,
   onStatus: (status) => { for (const watcher of watchers) watcher(status); },
+  // a start that fails asks whether a newer deploy replaced this page's engine (then: Reload)
+  siteUpdated: () => siteUpdated(FOLDER, SITE_ROOT),
 });
 globalThis.document?.addEventListener("visibilitychange", () => start.beat()); // a tab shown again checks at once
 
-/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, detail, via, why, gate, took}. */
+/** The engine's state now: {state: "idle" | "starting" | "ready" | "failed", message, detail, via, why, gate, took, reload}. */
 export function engineStatus() {
   return start.status();
 }

@@ -6,6 +6,7 @@ words with a Retry where the player must act, and recovered: nothing waits on "R
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -172,6 +173,39 @@ def test_a_runtime_that_cannot_be_fetched_says_so_at_once_not_at_the_start_limit
         roll(page, "1d20")
         rolled(page, 1)
         expect(notice).to_have_count(0)
+    finally:
+        context.close()
+    assert outside.urls == []
+
+
+UPDATED = ("Rollbook was updated on the site while this page was open, so its dice engine cannot start again here. "
+           "Reload the page to go on: everything kept in this browser stays kept.")
+
+
+def test_an_engine_a_deploy_replaced_says_reload_in_every_answer_and_the_status_never_check_the_connection(browser, base_url: str,
+                                                                                                         outside) -> None:
+    """A page whose engine folder a newer deploy removed (issue 39), its worker ended: the start
+    that fails says so in the status (Reload, no Retry) and in the answer of every widget that
+    waited, here a die in the rules text, not "check the connection, then tap Retry"."""
+    context = faulty(browser, base_url, outside, {"answer": 4000})
+    try:
+        page = context.new_page()
+        page.goto(base_url + "opencore/combat/")
+        page.evaluate(STATES)
+        die = page.get_by_role("button", name="Roll 1d100 (Fumble chart)")
+        output = page.locator("rollbook-roll output").first
+        die.click()
+        expect(output).to_contain_text(re.compile(r"\d"), timeout=ENGINE_TIMEOUT_MS)
+        context.route("**/pyodide/*/**", lambda route: route.fulfill(status=404, body="Not Found"))  # the deploy
+        page.evaluate("__workers.at(-1).terminate()")
+        die.click()
+        expect(output).to_contain_text("Rollbook was updated on the site while this page was open: reload the page to go on",
+                                       timeout=20_000)
+        assert page.evaluate("__states.at(-1)") == "failed: " + UPDATED
+        text = page.locator("article").inner_text()
+        assert "Check the connection" not in text and "Retry" not in text and "check the connection" not in text
+        said = output.inner_text()
+        assert engine_words(said) == [], engine_words(said)
     finally:
         context.close()
     assert outside.urls == []

@@ -3,11 +3,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-// the page's own meta, before the module reads it (once, as it is evaluated)
-globalThis.document = { addEventListener() {}, querySelector: (selector) => (selector.includes("rollbook-engine") ? { content: "pyodide/0123456789abcdef/" } : null) };
-const { siteUpdated, UPDATED } = await import("../../widgets/deploy.js");
+import { SITE_UPDATED, siteUpdated as updatedAt, UPDATED } from "../../widgets/deploy.js";
+
+const FOLDER = "pyodide/0123456789abcdef/"; // the page's, as widgets/engine.js reads it from its meta
 
 const ROOT = "https://example.org/rollbook/";
+const siteUpdated = (root, fetcher) => updatedAt(FOLDER, root, fetcher);
 const answering = (...statuses) => {
   const asked = [];
   const fetcher = async (url, options) => {
@@ -30,4 +31,13 @@ test("a deploy is told by the page's engine folder gone from the site, asked pas
   assert.equal(gone.asked.length, 1);
   assert.match(UPDATED, /^Rollbook was updated on the site.*Reload the page/);
   assert.doesNotMatch(UPDATED, /pyodide|engine-worker|deploy|hash|404/i);
+  assert.equal(SITE_UPDATED.status, UPDATED);
+  assert.equal(await updatedAt(null, ROOT, answering(404).fetcher), true); // (gone is gone: the visit's answer)
+});
+
+test("no folder named, or a fetch that throws at once: nothing is said of a deploy", async () => {
+  const fresh = await import("../../widgets/deploy.js?fresh"); // a module of its own: no deploy heard yet
+  assert.equal(await fresh.siteUpdated(null, ROOT, answering(404).fetcher), false);
+  assert.equal(await fresh.siteUpdated("../../etc/", ROOT, answering(404).fetcher), false);
+  assert.equal(await fresh.siteUpdated(FOLDER, ROOT, () => { throw new TypeError("fetch is not allowed"); }), false);
 });

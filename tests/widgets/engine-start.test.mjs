@@ -8,6 +8,7 @@ import { afterEach, test } from "node:test";
 
 import { COULD_NOT_START, engineStart, LIMITS, MOVES, RESTARTING, silenceAllowed, STOPPED, Watchdog } from "../../widgets/engine-start.js";
 import { Requests } from "../../widgets/engine.js";
+import { SITE_UPDATED } from "../../widgets/deploy.js";
 
 /** A clock that moves only when told, with timers that fire as it passes them. */
 function fakeClock() {
@@ -104,7 +105,7 @@ class FakeWorker {
 const FOLDER = "pyodide/0123456789abcdef/";
 
 /** An engine start on a fake clock: its workers, its states in order, its console, and `ask`. */
-function started({ handoff = null, folder = FOLDER, refuse = null } = {}) {
+function started({ handoff = null, folder = FOLDER, refuse = null, siteUpdated = undefined } = {}) {
   const clock = fakeClock();
   const workers = [];
   const states = [];
@@ -117,7 +118,7 @@ function started({ handoff = null, folder = FOLDER, refuse = null } = {}) {
   const engine = engineStart({
     folder, spawn: () => { if (refuse) throw refuse; const w = new FakeWorker(); workers.push(w); return w; },
     handoff: { take: () => { const h = handoff; handoff = null; return h; } },
-    requests, onStatus: (status) => states.push(status.state === "starting" && status.message ? "restarting" : status.state), env,
+    requests, onStatus: (status) => states.push(status.state === "starting" && status.message ? "restarting" : status.state), env, siteUpdated,
   });
   const answers = [];
   const ask = (request) => new Promise((resolve) => engine.send({ id: requests.add(request, resolve), request }))
@@ -155,7 +156,7 @@ test("a request before the first screen: idle -> starting -> ready; downloads wa
   engine.firstScreenDrawn();
   assert.deepEqual(last().sent.at(-1), { fetch: true });
   last().say({ status: "ready", via: "snapshot", why: "cached", gate: "page", took: { start: 5 } });
-  assert.deepEqual(engine.status(), { state: "ready", message: null, detail: null, via: "snapshot", why: "cached", gate: "page", took: { start: 5 } });
+  assert.deepEqual(engine.status(), { state: "ready", message: null, detail: null, via: "snapshot", why: "cached", gate: "page", took: { start: 5 }, reload: null });
   assert.equal(over, false); // a request is still out
   last().say({ id: 0, response: { ok: true, result: 7 } });
   await settle();
@@ -269,4 +270,46 @@ test("Retry after a failed start tells the new worker to go once; a worker the b
   assert.equal(refused.answers[0].error.message, COULD_NOT_START.answer);
   assert.equal(refused.engine.status().detail, "The operation is insecure.");
   assert.equal(answers.length, 1);
+});
+
+test("a start that fails where a deploy replaced the page's engine says Rollbook was updated, with Reload, in the status and every answer", async () => {
+  // the site asked once per failure (a fake: the page's engine folder gone)
+  let asked = 0;
+  const gone = started({ siteUpdated: () => { asked++; return Promise.resolve(true); } });
+  gone.ask({ command: "roll" });
+  gone.ask({ command: "prob" });
+  gone.last().say({ status: "failed", message: "the dice engine could not start: the runtime (pyodide.asm.wasm) did not load" });
+  gone.ask({ command: "roll" }); // tapped while the site is asked: no worker started for it, answered with the others
+  assert.equal(gone.workers.length, 1);
+  await settle();
+  assert.equal(asked, 1);
+  assert.deepEqual(gone.states, ["starting", "failed"]);
+  assert.equal(gone.engine.status().message, SITE_UPDATED.status);
+  assert.equal(gone.engine.status().reload, true); // Reload is the way, not Retry
+  assert.deepEqual(gone.answers.map((a) => [a.error.kind, a.error.message, a.error.reload]), Array(3).fill(["load", SITE_UPDATED.answer, true]));
+  assert.doesNotMatch(SITE_UPDATED.answer + SITE_UPDATED.status, /pyodide|worker|folder|snapshot|deploy|retry/i);
+  // a site that still has it (or cannot be asked): the ordinary words, and Retry
+  const there = started({ siteUpdated: () => Promise.resolve(false) });
+  there.ask({ command: "roll" });
+  there.clock.advance(LIMITS.start);
+  await settle();
+  assert.equal(there.engine.status().message, COULD_NOT_START.status);
+  assert.equal(there.engine.status().reload, null);
+  assert.equal(there.answers[0].error.message, COULD_NOT_START.answer);
+  assert.equal(there.answers[0].error.reload, undefined);
+});
+
+test("a site that does not answer whether it was updated holds the failure a few seconds at most, then says the ordinary words", async () => {
+  const silent = started({ siteUpdated: () => new Promise(() => {}) });
+  silent.ask({ command: "roll" });
+  silent.last().say({ status: "failed", message: "offline" });
+  await settle();
+  assert.deepEqual(silent.states, ["starting"]);
+  silent.clock.advance(4000);
+  await settle();
+  assert.deepEqual(silent.states, ["starting", "failed"]);
+  assert.equal(silent.answers[0].error.message, COULD_NOT_START.answer);
+  silent.engine.retry(); // and Retry starts afresh
+  assert.deepEqual(silent.states.at(-1), "starting");
+  assert.equal(silent.workers.length, 2);
 });

@@ -21,7 +21,6 @@ import { readQuery } from "../../links.js";
 import { keptNotice } from "../../kept-notice.js";
 import { kept } from "../../session.js";
 import { BEHIND, indexedDbMark, indexedDbOrNull, StepLock } from "../../step-lock.js";
-import { siteUpdated } from "../../deploy.js";
 import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
@@ -163,7 +162,7 @@ class EncounterTracker extends RollbookElement {
     const answer = await ask({ command, args: { encounter: fight.current, ...given(args), ...(rolls ? { seed } : {}) } });
     this.busy = false;
     if (!answer.ok) {
-      if (answer.error.kind === "load" && await siteUpdated()) { // a newer deploy: no Retry can start this page's engine
+      if (answer.error.reload) { // a newer deploy replaced this page's engine: no Retry can start it (deploy.js)
         this.refused(form, { message: NOT_DONE_UPDATED });
         return null;
       }
