@@ -21,6 +21,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from rollbook import rulings, tables
+from rollbook.errors import RollbookError
 from rollbook.systems import RULE_SETS
 
 # The page that holds every ruling; [[ruling ID]] admonitions link to its anchors.
@@ -30,6 +31,9 @@ RULINGS_PAGE = "rulings.md"
 # Alone on its line; indented placeholders (inside an admonition or a list item) keep their indent.
 PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)\[\[(?P<kind>[a-z]+)(?:\s+(?P<name>[^\]\s]+))?\s*\]\]\s*$")
 FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+# A ruling named in running text by its id ("at least 1, ruling opencore-hp-minimum"), as the
+# rulings' own words and a page's may: a reader is shown its title, linked, never the id.
+RULING_NAMED = re.compile(r"\bruling (?P<id>(?:" + "|".join(RULE_SETS) + r")(?:-[a-z0-9]+)+)\b")
 
 # Characters that Markdown would read as markup inside a table cell. Backslash first, so the
 # escapes added for the others are not escaped again; "<" and "&" become entities (raw HTML is on).
@@ -146,8 +150,9 @@ def render_all_rulings() -> str:
             for label, text in entries:
                 if text:
                     parts += [f"**{label}:** {text.strip()}", ""]
-            if ruling.option:
-                parts += [f"**Engine option:** `{ruling.option}`", ""]
+            if ruling.option:  # (its engine option is the command line's: no reader sees it here)
+                parts += ["**At your table:** the tools that follow this ruling can follow the alternative "
+                          "instead: choose it among their rulings, by this ruling's title.", ""]
     return "\n".join(parts)
 
 
@@ -184,16 +189,30 @@ def render_placeholder(kind: str, name: str | None, page_src: str) -> str:
                      "[[table NAME]], [[ruling ID]] or [[rulings]]")
 
 
+def ruling_titles(line: str, page_src: str) -> str:
+    """`line` with each ruling named by its id ("ruling opencore-hp-minimum") named by its title,
+    linked to its entry on the Rulings page; an id no ruling has stops the build."""
+    def titled(match: re.Match[str]) -> str:
+        try:
+            ruling = rulings.get(match["id"])
+        except (RollbookError, LookupError) as error:
+            raise LookupError(f"unknown ruling {match['id']!r} named in the text") from error
+        link = posixpath.relpath(RULINGS_PAGE, posixpath.dirname(page_src) or ".")
+        return f"ruling [“{ruling.title}”]({link}#{ruling.id})"
+    return RULING_NAMED.sub(titled, line)
+
+
 def expand(markdown: str, page_src: str, first_line: int = 1) -> str:
-    """The page's Markdown with every placeholder replaced; PlaceholderError names page and line."""
+    """The page's Markdown with every placeholder replaced, and every ruling named by its id in
+    the text named by its title; PlaceholderError names page and line."""
     lines = markdown.split("\n")
     for index in _outside_code(lines):
         match = PLACEHOLDER.match(lines[index])
-        if not match or match["kind"] == "roll":  # [[roll …]] is inline markup (inline_rolls.py)
-            continue
         try:
-            rendered = render_placeholder(match["kind"], match["name"], page_src)
-            lines[index] = "\n".join(match["indent"] + line if line else line for line in rendered.split("\n"))
+            if match and match["kind"] != "roll":  # [[roll …]] is inline markup (inline_rolls.py)
+                rendered = render_placeholder(match["kind"], match["name"], page_src)
+                lines[index] = "\n".join(match["indent"] + line if line else line for line in rendered.split("\n"))
+            lines[index] = ruling_titles(lines[index], page_src)
         except (LookupError, ValueError) as error:
             raise PlaceholderError(f"{page_src}:{index + first_line}: {error}") from error
     return "\n".join(lines)

@@ -102,8 +102,18 @@ def test_rulings_page_groups_by_rule_set_in_site_order_with_id_anchors() -> None
     assert [h.get_text() for h in soup.find_all("h2")] == ["OpenCore", "Cyno's Role-Play"]
     assert [h["id"] for h in soup.find_all("h3")] == ["opencore-one", "cyno-one"]
     text = soup.get_text()
-    for piece in ("Rule O", "Reading O,", "Why O.", "Other way.", "hp_floor", "Reading C.", "Why C."):
+    for piece in ("Rule O", "Reading O,", "Why O.", "Other way.", "At your table", "Reading C.", "Why C."):
         assert piece in text
+    assert "hp_floor" not in text  # the engine option is the command line's word, not a reader's
+
+
+def test_a_ruling_named_by_its_id_in_the_text_is_named_by_its_title_and_linked() -> None:
+    soup = to_html(hook.expand("HP is at least 1 (ruling opencore-one); see ruling cyno-one.", "opencore/combat.md"))
+    links = [(a.get_text(), a["href"]) for a in soup.find_all("a")]
+    assert links == [("“OpenCore first”", "../rulings.md#opencore-one"), ("“Cyno first”", "../rulings.md#cyno-one")]
+    with pytest.raises(hook.PlaceholderError, match=r"index\.md:1: unknown ruling 'opencore-nope' named in the text"):
+        hook.expand("as ruling opencore-nope says", "index.md")
+    assert hook.expand("a ruling well-known to all", "index.md") == "a ruling well-known to all"
 
 
 def test_a_ruling_with_an_unknown_rule_set_stops_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
