@@ -339,6 +339,9 @@ def test_a_tool_page_runs_material_once_the_engine_has_answered(context, base_ur
     let_go(context, held)
     page.wait_for_function(MATERIAL_RAN)
     assert page.evaluate(BUNDLE_ASKED) > page.evaluate("window.__firstTotal")  # the answer first, then Material
+    # and not within a first visit's measured seconds (Lighthouse's window: TBT 315 ms on
+    # tools/encounter/ when it came at 2.9 s), however soon the engine answered
+    assert page.evaluate(BUNDLE_ASKED) >= 7_900
     # instant navigation, as on any page (Material follows links once it has the sitemap)
     page.wait_for_load_state("networkidle")
     page.evaluate("window.rollbookMarker = 'still here'")
