@@ -61,6 +61,18 @@ export function onMaterial(callback) {
 }
 
 let engineStarted = false;
+let updateWaiting = false; // a new version waits for the reader's Reload (holdMaterial)
+
+/** A new version of the site waits for the reader's Reload (widgets/offline.js): a pause or the
+ *  "at most" wait no longer runs Material. Its start sends the old service worker its fetches, and
+ *  the new one, told to take over, waited for them: a Reload tapped as Material started by the wait
+ *  left the page on the old version for 90 s (CI, 2026-12-06, test_fast_start's update). A reach
+ *  for Material's own parts still runs it. */
+export function holdMaterial() {
+  updateWaiting = true;
+  clearTimeout(quiet);
+  cancelIdle(idleRun);
+}
 let quiet = 0; // the timer of the pause being waited for
 let idleRun = 0; // and after it, the idle moment being waited for
 
@@ -86,7 +98,7 @@ function reach(event) {
 
 // `why` names the way it came to run, in a mark a profile or Lighthouse's "User Timing" shows.
 function run(why) {
-  if (state !== "held") return;
+  if (state !== "held" || (updateWaiting && why !== "reached for")) return;
   state = "loading";
   performance.mark(`rollbook: Material ${why}`);
   clearTimeout(quiet);

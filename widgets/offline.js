@@ -12,6 +12,7 @@ import { Workbox } from "./vendor/workbox-window/build/workbox-window.prod.mjs";
 import { showNotice } from "./notice.js";
 import { SITE_ROOT, watchEngine } from "./engine.js";
 import { cancelIdle, whenIdle } from "./idle.js";
+import { holdMaterial } from "./material-later.js";
 
 const SCOPE = new URL(SITE_ROOT).pathname;
 let workbox = null;
@@ -54,6 +55,7 @@ export function registerOffline() {
     if (!event.isUpdate) showNotice("Rollbook is ready to use offline: pages, search and dice work without a connection.", { inFlow: true });
   });
   workbox.addEventListener("waiting", () => {
+    holdMaterial(); // the page is about to be reloaded: Material's start would hold the new worker back
     showNotice("A new version of Rollbook is ready.", {
       action: "Reload",
       onAction: async () => {
