@@ -66,6 +66,14 @@ def roll(page: Page, expression: str) -> None:
     field.press("Enter")
 
 
+def retry_recovers(page: Page, notice: Any, expression: str, count: int) -> None:
+    """Retry tapped, then `expression` rolled: the log holds `count` rolls and the notice is gone."""
+    notice.get_by_role("button", name="Retry").click()
+    roll(page, expression)
+    rolled(page, count)
+    expect(notice).to_have_count(0)
+
+
 def rolled(page: Page, count: int) -> None:
     """The roll log holds `count` rolls and the roller shows a total, not "Rolling…"."""
     expect(page.get_by_role("log").locator("li")).to_have_count(count, timeout=ENGINE_TIMEOUT_MS)
@@ -125,10 +133,7 @@ def test_an_engine_that_never_starts_or_never_answers_says_so_and_retry_recovers
         for route in held:
             route.abort()
         page.evaluate("rollbookEngineLimits.start = 90000")  # the loaded machine's real start
-        notice.get_by_role("button", name="Retry").click()
-        roll(page, "1d20")
-        rolled(page, 1)
-        expect(notice).to_have_count(0)
+        retry_recovers(page, notice, "1d20", 1)
 
         # Ready, then silent: every request is lost on the way, the one sent again too.
         page.evaluate("__swallow = true")
@@ -144,10 +149,7 @@ def test_an_engine_that_never_starts_or_never_answers_says_so_and_retry_recovers
         assert axe_violations(page, within=["rollbook-roller"]) == []
 
         page.evaluate("__swallow = false")
-        notice.get_by_role("button", name="Retry").click()
-        roll(page, "2d6")
-        rolled(page, 2)
-        expect(notice).to_have_count(0)
+        retry_recovers(page, notice, "2d6", 2)
     finally:
         context.close()
     assert outside.urls == []
@@ -169,10 +171,7 @@ def test_a_runtime_that_cannot_be_fetched_says_so_at_once_not_at_the_start_limit
         assert page.evaluate("__states.at(-1)") == "failed: " + COULD_NOT_START
         expect(page.get_by_text("Rolling…")).to_have_count(0)
         context.unroute("**/pyodide/*/pyodide.asm.wasm")
-        notice.get_by_role("button", name="Retry").click()  # the file back: Retry recovers
-        roll(page, "1d20")
-        rolled(page, 1)
-        expect(notice).to_have_count(0)
+        retry_recovers(page, notice, "1d20", 1)  # the file back: Retry recovers
     finally:
         context.close()
     assert outside.urls == []

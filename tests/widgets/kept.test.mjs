@@ -605,18 +605,29 @@ class OneLock { // navigator.locks: one holder at a time, in order
   request(name, held) { const run = this.queue.then(held); this.queue = run.catch(() => {}); return run; }
 }
 
+/** Where the last settled value is kept for the next holder (step-lock.js indexedDbMark), in memory. */
+function markInMemory() {
+  const mark = { stamp: null, read: async () => mark.stamp, write: async (m) => { mark.stamp = m; } };
+  return mark;
+}
+
+/** Two tabs in two processes of one browser, each with its own copy of storage; `locked`: settled
+ *  under one lock and a mark, as the page does. */
+function twoProcesses({ locked = true } = {}) {
+  const browser = { items: new Map(), copies: [], commits: 0 };
+  const settling = locked ? { locks: new OneLock(), mark: markInMemory() } : {};
+  const tabs = [0, 1].map(() => {
+    const copy = new ProcessCopy(browser);
+    browser.copies.push(copy);
+    copy.store = new KeptStore(copy, STORAGE_KEY, settling);
+    return copy.store;
+  });
+  return { browser, tabs };
+}
+
 test("two tabs in two processes keep a character each in the same instant: both kept, with the lock", async () => {
   for (const locked of [false, true]) {
-    const browser = { items: new Map(), copies: [], commits: 0 };
-    const lock = new OneLock();
-    let stamp = null;
-    const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
-    const tabs = [0, 1].map(() => {
-      const copy = new ProcessCopy(browser);
-      browser.copies.push(copy);
-      copy.store = new KeptStore(copy, STORAGE_KEY, locked ? { locks: lock, mark } : {});
-      return copy.store;
-    });
+    const { browser, tabs } = twoProcesses({ locked });
     tabs[0].saveCharacter(character("c1", { name: "Ash" }));
     tabs[1].saveCharacter(character("c2", { name: "Birch" }));
     assert.deepEqual(tabs.map((t) => t.characters.map((c) => c.name)), [["Ash"], ["Birch"]]); // shown at once
@@ -651,8 +662,7 @@ test("a change written again under the lock is made once (a roll, a delete, a cl
 // than it, and the holder goes on from it.
 test("a reload cutting a change's settling short loses nothing: the next page's change goes on from storage", async () => {
   const storage = new MemoryStorage();
-  let stamp = null;
-  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+  const mark = markInMemory();
   const first = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
   first.saveCharacter(character("c1", { name: "Ayla" }), { orActive: true });
   first.saveCharacter(character("c2", { name: "Bren" }));
@@ -676,12 +686,11 @@ test("a reload cutting a change's settling short loses nothing: the next page's 
 // value, not on what storage held: the encounter there was lost and the step said kept with it.
 test("storage replaced by other means just after a settling: the next change goes on from storage", async () => {
   const storage = new MemoryStorage();
-  let stamp = null;
-  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
+  const mark = markInMemory();
   const first = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
   first.saveCharacter(character("c1", { name: "Ayla" }));
   await first.settled();
-  assert.ok(stamp?.text, "the holder left its settled value");
+  assert.ok(mark.stamp?.text, "the holder left its settled value");
   storage.setItem(STORAGE_KEY, JSON.stringify({ rollbook: 2, characters: [character("c9", { name: "Zed" })] }));
   const next = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark });
   next.saveCharacter(character("c2", { name: "Bren" }));
@@ -700,16 +709,7 @@ test("storage replaced by other means just after a settling: the next change goe
 // writes at once and each step was said kept. Settled under the kept state's lock, the second is
 // refused once it is known, to the page that made it (onLost), and never said lost when kept.
 test("two processes step one encounter at the same instant: one is kept, the other is said lost where it was made", async () => {
-  const browser = { items: new Map(), copies: [], commits: 0 };
-  const lock = new OneLock();
-  let stamp = null;
-  const mark = { read: async () => stamp, write: async (m) => { stamp = m; } };
-  const tabs = [0, 1].map(() => {
-    const copy = new ProcessCopy(browser);
-    browser.copies.push(copy);
-    copy.store = new KeptStore(copy, STORAGE_KEY, { locks: lock, mark });
-    return copy.store;
-  });
+  const { browser, tabs } = twoProcesses();
   tabs[0].saveEncounter(running({ current: fight(1), undo: [] }));
   await tabs[0].settled();
   await new Promise((done) => setTimeout(done, 20)); // every storage event delivered
