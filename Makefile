@@ -8,6 +8,8 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 CHROMIUM ?= /usr/bin/chromium
 HOST ?= 127.0.0.1:8000
+# What `make test` runs beside pytest writes here (ignored by git); printed at the end.
+BESIDE_LOG := .test-beside.log
 # Material 9.7+ prints an end-of-life banner on every build; it is known and tracked, not news.
 export NO_MKDOCS_2_WARNING := 1
 
@@ -71,14 +73,21 @@ serve: setup
 # pytest's site and browser tests and the Pyodide harness all read it (ROLLBOOK_SITE).
 test: setup $(VENDOR)/.installed chromium
 	$(PY) tests/site/sitebuild.py site
-	$(PY) -m mypy engine/rollbook hooks
-	node --test tests/widgets/  # the widgets' pure modules (kept state, share links)
-	@# two workers, each with its own Chromium; tests go out one at a time, the browser tests first
-	@# (tests/browser/conftest.py), so the short ones fill in at the end; the 25 slowest are named
-	@# at the end of the output, for whoever works on the suite's time (benchmarks/README.md)
-	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup --durations=25 tests/engine tests/pyodide tests/site \
-	  tests/browser tests/test_workflows.py
-	ROLLBOOK_SITE=site node tests/pyodide/run.mjs
+	@# The browser tests leave about a fifth of two cores idle (waits on timers and pages), so the
+	@# one-core parts run beside pytest: the type check, the widgets on Node, the Pyodide harness.
+	@# Their output, kept in $(BESIDE_LOG), is printed after pytest's; either failing fails the run.
+	@# pytest: two workers, each with its own Chromiums; tests go out one at a time, the browser
+	@# tests first (tests/browser/conftest.py), so the short ones fill in at the end; the 25 slowest
+	@# are named at the end of the output, for whoever works on the suite's time (benchmarks/README.md)
+	@( failed=0; $(PY) -m mypy engine/rollbook hooks || failed=1; node --test tests/widgets/ || failed=1; \
+	  ROLLBOOK_SITE=site node tests/pyodide/run.mjs || failed=1; exit $$failed ) > $(BESIDE_LOG) 2>&1 & beside=$$!; \
+	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup --durations=25 tests/engine tests/pyodide \
+	  tests/site tests/browser tests/test_workflows.py; suite=$$?; \
+	wait $$beside; besides=$$?; \
+	echo "--- beside pytest: the type check, the widgets on Node, the Pyodide harness ($(BESIDE_LOG))"; \
+	cat $(BESIDE_LOG); \
+	if [ $$besides != 0 ]; then echo "FAILED beside pytest (exit $$besides): see above"; fi; \
+	exit $$(( suite || besides ))
 
 # The quick loop while working: the engine on CPython, the widgets' modules on Node and the site's
 # checks on one build (into a temporary directory: site/ is left as it is), no browser.
@@ -100,4 +109,4 @@ bench: setup chromium build $(LIGHTHOUSE)/node_modules/.installed
 	CHROMIUM=$(CHROMIUM) $(PY) benchmarks/reading.py --write-readme
 
 clean:
-	rm -rf site shots $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build
+	rm -rf site shots $(BESIDE_LOG) $(VENV) node_modules $(LIGHTHOUSE)/node_modules $(VENDOR) .pytest_cache .hypothesis dist build

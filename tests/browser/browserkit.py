@@ -5,6 +5,7 @@ the browser's share lives in tests/kit/)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -12,6 +13,7 @@ import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -155,6 +157,59 @@ def phone_context(browser: Any, base_url: str, outside: Outside, **options: Any)
 
     context.route("**/*", only_localhost)
     return context
+
+
+# Nothing leaves this machine from the returning phone: every host but the test server's address
+# fails to resolve. It cannot route requests as phone_context does:
+# a route turns the HTTP cache off, and with it the warm start that phone is for.
+NO_HOST_NAMES = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+
+
+def returning_phone_context(playwright: Any, profile: Path) -> Any:
+    """A phone-sized touch Chromium with a profile on disk (Chromium caches compiled code only for
+    such a profile, not for the fresh contexts of phone_context), service workers blocked."""
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, NO_HOST_NAMES],
+        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block")
+    for page in context.pages:  # the blank tab a profile opens with: kept, so the browser stays
+        page.goto("about:blank")
+    return context
+
+
+# What a page can keep (not what a browser caches): all of it goes between two tests.
+KEPT_BY_A_PAGE = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage,storage_buckets"
+WHAT_IS_KEPT = """async () => ({ local: localStorage.length, session: sessionStorage.length,
+  databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys() })"""
+
+
+@contextlib.contextmanager
+def leaving_nothing_kept(context: Any, base_url: str, outside: Outside) -> Iterator[None]:
+    """The test's pages closed and its site's storage cleared when it ends (then checked, on the
+    site's plainest file); requests that left 127.0.0.1 meanwhile counted in `outside`."""
+    local = urlsplit(base_url).netloc
+
+    def record(request: Any) -> None:
+        if urlsplit(request.url).netloc != local and not request.url.startswith(("blob:", "data:")):
+            outside.urls.append(request.url)
+
+    context.on("request", record)
+    try:
+        yield
+    finally:
+        context.remove_listener("request", record)
+        keeper, *pages = context.pages or [context.new_page()]
+        for page in pages:
+            page.close()
+        origin = f"http://{local}"
+        cdp = context.new_cdp_session(keeper)
+        try:
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": KEPT_BY_A_PAGE})
+        finally:
+            cdp.detach()
+        keeper.goto(base_url + "sitemap.xml")
+        left = keeper.evaluate(WHAT_IS_KEPT)
+        keeper.goto("about:blank")
+        assert left == {"local": 0, "session": 0, "databases": [], "caches": []}, f"kept after the test: {left}"
 
 
 def axe_violations(page: Any, serious_only: bool = True, within: list[str] | None = None) -> list[dict[str, Any]]:

@@ -66,7 +66,7 @@ def test_a_link_without_a_seed_is_answered_but_not_logged(phone, base_url: str) 
     assert kept_log(page) == []
 
 
-def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(phone, base_url: str) -> None:
+def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(phone, browser, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/checks/")
     widget = codex(page)
@@ -88,7 +88,7 @@ def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_
     expect(page.get_by_role("log").locator("li")).to_have_count(1)
     expect(page.get_by_role("log").get_by_role("button", name="Roll again")).to_have_count(0)  # a check is not an expression
 
-    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    other = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         shared = other.new_page()
         shared.goto(page.get_by_role("log").get_by_role("link", name="Link to the roll").get_attribute("href"))
@@ -194,7 +194,7 @@ def test_opencore_saves_without_an_active_character_say_where_to_make_one(phone,
     assert kept_log(page) == []
 
 
-def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(phone, base_url: str) -> None:
+def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(phone, browser, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/checks/")
     put_kept(page, {"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
@@ -215,7 +215,7 @@ def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_th
 
     # On a device that does not keep Buck, the link still has his scores, and a seed rolls the d100.
     rolled = engine("opencore check", kind="willpower", scores=BUCK_SCORES, seed=77)
-    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    other = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         shared = other.new_page()
         shared.goto(base_url + f"tools/checks/?tool=opencore-check&kind=willpower&who=Buck&scores={BUCK_SCORES}&seed=77")

@@ -69,7 +69,7 @@ def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(
     expect(widget.locator(".rollbook-total__value")).to_have_text("12")
 
 
-def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(phone, base_url: str) -> None:
+def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(phone, browser, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/combat/")
     widget = page.locator("rollbook-opencore-attack")
@@ -84,7 +84,7 @@ def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduc
     assert text == entry["text"] == expected["text"] and "Fumble (defender" in text
     expect(widget.locator(".rollbook-facts")).to_contain_text(f"Fumble (defender): Fumble Chart {expected['fumbles']['defender']['roll']}")
 
-    other = phone.browser.new_context(viewport={"width": 390, "height": 844})
+    other = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         shared = other.new_page()
         shared.goto(base_url + entry["link"])

@@ -35,7 +35,7 @@ def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(
     assert kept_log(page) == []  # a roll typed from physical dice is not the engine's roll to log
 
 
-def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, base_url: str) -> None:
+def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, browser, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/criticals/?type=puncture")
     expect(page.get_by_label("Damage type")).to_have_value("puncture")
@@ -46,7 +46,7 @@ def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, base_url: str)
     expected = engine("opencore crit", type="puncture", seed=entry["seed"])
     assert value.inner_text() == str(expected["roll"]) and entry["label"] == "Puncture critical"
     link = page.get_by_role("link", name="Link to this critical").get_attribute("href")
-    fresh = phone.browser.new_context(service_workers="block")
+    fresh = browser.new_context(service_workers="block")
     try:
         shared = fresh.new_page()
         shared.goto(link)

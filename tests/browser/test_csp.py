@@ -36,9 +36,9 @@ def test_no_page_has_an_inline_style_the_policy_would_refuse(served_site: BuiltS
         assert not re.search(r"<[a-z][^>]*\sstyle=", page.read_text(encoding="utf-8")), page
 
 
-def test_the_widgets_work_under_the_policy_and_an_injected_script_is_refused(phone, base_url: str) -> None:
-    phone.add_init_script(VIOLATIONS)
-    page = phone.new_page()
+def test_the_widgets_work_under_the_policy_and_an_injected_script_is_refused(fresh_phone, base_url: str) -> None:
+    fresh_phone.add_init_script(VIOLATIONS)
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "4d6kh3")
     total(page)

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error as PlaywrightError, Page, expect
 
 from browserkit import ENGINE_TIMEOUT_MS
 from kit.engine import engine
@@ -77,7 +77,11 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(pho
     assert page.evaluate("window.rollbookMarker ?? null") == ("one document" if how == "instant navigation" else None)
     assert shown_and_kept(page, fight) == 0
 
-    page.evaluate("() => { document.querySelector('.rollbook-encounter__next').click(); history.back(); }")
+    try:  # the tap and Back in one task; from the browser's cache, Back can leave before the answer to this
+        page.evaluate("() => { document.querySelector('.rollbook-encounter__next').click(); history.back(); }")
+    except PlaywrightError as error:
+        if "Execution context was destroyed" not in str(error):
+            raise
     page.wait_for_url(lambda url: not url.endswith("/encounter/"), timeout=ENGINE_TIMEOUT_MS)
     if forward == "after the answer":
         page.wait_for_timeout(1500)  # the step's answer, had it gone on, has come by now

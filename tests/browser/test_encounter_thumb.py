@@ -243,11 +243,11 @@ def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_bu
     expect(card.get_by_role("button", name="Defense action")).to_be_visible()  # what is still open is offered
 
 
-def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(phone, base_url: str) -> None:
+def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:
     held: list[Any] = []
-    phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way
+    fresh_phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way
     try:
-        page = phone.new_page()
+        page = fresh_phone.new_page()
         page.goto(base_url + "tools/encounter/")
         widget = page.locator("rollbook-encounter")
         button = widget.get_by_role("button", name="Start the encounter")
@@ -273,14 +273,14 @@ def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow
         print(f"Start: said at the button {took:.1f} ms after the tap")
         assert took < 100
     finally:
-        phone.unroute("**/pyodide/*/pyodide.asm.mjs")
+        fresh_phone.unroute("**/pyodide/*/pyodide.asm.mjs")
         for route in held:
             route.continue_()
     expect(widget.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     expect(widget.locator(".rollbook-encounter__waiting")).to_have_count(0)
 
 
-def test_a_reload_mid_encounter_draws_attack_where_it_stays(phone, base_url: str) -> None:
+def test_a_reload_mid_encounter_draws_attack_where_it_stays(fresh_phone, base_url: str) -> None:
     # The card is drawn from the kept encounter at once; the engine's status (the line above the
     # bars) comes after: its room is kept, so Attack does not move under the thumb (it moved 28 px).
     enc = engine("encounter start", rules="opencore")["encounter"]
@@ -288,7 +288,7 @@ def test_a_reload_mid_encounter_draws_attack_where_it_stays(phone, base_url: str
         enc = engine("encounter add", encounter=enc, name=name, side=side, typical=True)["encounter"]
     enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    phone.add_init_script("""
+    fresh_phone.add_init_script("""
       window.__tops = new Set();
       const look = () => {
         const button = document.querySelector("li[aria-current='true'] .rollbook-encounter__attack");
@@ -296,7 +296,7 @@ def test_a_reload_mid_encounter_draws_attack_where_it_stays(phone, base_url: str
         requestAnimationFrame(look);
       };
       requestAnimationFrame(look);""")
-    page = phone.new_page()
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/encounter/")
     keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": None, "updated": now}})
     card = page.locator("rollbook-encounter li[aria-current='true']")

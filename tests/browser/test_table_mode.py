@@ -56,9 +56,9 @@ def toggle(page: Page) -> Any:
     return page.locator("rollbook-table-mode button")
 
 
-def test_the_toggle_keeps_the_screen_awake_takes_it_back_and_is_remembered(phone, base_url: str) -> None:
-    phone.add_init_script(FAKE_WAKE_LOCK)
-    page = phone.new_page()
+def test_the_toggle_keeps_the_screen_awake_takes_it_back_and_is_remembered(fresh_phone, base_url: str) -> None:
+    fresh_phone.add_init_script(FAKE_WAKE_LOCK)
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/")
     button = toggle(page)
     expect(button).to_be_visible()
@@ -91,9 +91,9 @@ def test_the_toggle_keeps_the_screen_awake_takes_it_back_and_is_remembered(phone
     assert axe_violations(page, within=[".md-header"]) == []
 
 
-def test_without_the_wake_lock_api_there_is_no_toggle(phone, base_url: str) -> None:
-    phone.add_init_script(NO_WAKE_LOCK)
-    page = phone.new_page()
+def test_without_the_wake_lock_api_there_is_no_toggle(fresh_phone, base_url: str) -> None:
+    fresh_phone.add_init_script(NO_WAKE_LOCK)
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/")
     page.wait_for_function("() => customElements.get('rollbook-table-mode') !== undefined")
     expect(toggle(page)).to_be_hidden()

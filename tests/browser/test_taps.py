@@ -217,10 +217,10 @@ def on_screen(page: Page, selector: str) -> dict[str, float]:
     ("tools/checks/", "Roll the check", "codex check", "rollbook-codex-check .rollbook-total__value"),
     ("tools/character/", "Roll a character", "opencore character", "[data-score=HP]"),
 ])
-def test_a_double_tap_is_one_roll_and_a_tap_after_the_answer_another(phone, base_url: str, path: str, button: str,
+def test_a_double_tap_is_one_roll_and_a_tap_after_the_answer_another(fresh_phone, base_url: str, path: str, button: str,
                                                                        command: str, answer: str) -> None:
-    phone.add_init_script(COUNT_ASKED)
-    page = phone.new_page()
+    fresh_phone.add_init_script(COUNT_ASKED)
+    page = fresh_phone.new_page()
     page.goto(base_url + path)
     if path == "tools/roller/":
         page.get_by_label("Dice expression").fill("1d6")

@@ -39,7 +39,7 @@ LOG_AT_FIRST_TOTAL = """new MutationObserver((_, observer) => {
 }).observe(document, { subtree: true, childList: true });"""
 
 
-def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduces_it(phone, base_url: str) -> None:
+def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduces_it(phone, browser, base_url: str) -> None:
     page = phone.new_page()
     page.add_init_script(LOG_AT_FIRST_TOTAL)
     page.goto(base_url + "tools/roller/")
@@ -62,7 +62,7 @@ def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduc
     query = parse_qs(urlsplit(link).query)
     assert query["expression"] == ["4d6kh3+2"] and query["seed"] == [str(entry["seed"])]
     # On another device: a fresh context with nothing kept shows the very same roll.
-    other = phone.browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    other = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
     try:
         shared = other.new_page()
         shared.goto(link)
@@ -130,13 +130,13 @@ def test_a_bad_expression_points_at_its_column_and_logs_nothing(phone, base_url:
     assert kept_log(page) == []
 
 
-def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_url: str) -> None:
+def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(fresh_phone, base_url: str) -> None:
     # A poor signal: the runtime is held back until the test has seen the tap wait for it.
     # (Holding, not sleeping: a sleep in the handler blocks the test's own thread, and under
     # load the engine could be ready before the first look.)
     held: list[Any] = []
-    phone.route("**/pyodide/*/pyodide.asm.wasm", lambda route: held.append(route))
-    page = phone.new_page()
+    fresh_phone.route("**/pyodide/*/pyodide.asm.wasm", lambda route: held.append(route))
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "3d6")
     expect(page.get_by_text("Starting the dice engine…")).to_be_visible()
@@ -149,21 +149,21 @@ def test_a_tap_while_the_engine_starts_is_answered_when_it_is_ready(phone, base_
     expect(page.get_by_text("Starting the dice engine…")).to_be_visible()
     for route in held:
         route.continue_()
-    phone.unroute("**/pyodide/*/pyodide.asm.wasm")
+    fresh_phone.unroute("**/pyodide/*/pyodide.asm.wasm")
     total(page)
     expect(page.get_by_text("Starting the dice engine…")).to_have_count(0)
     expect(log_entries(page)).to_have_count(1)
 
 
-def test_a_failed_start_says_so_and_retry_recovers(phone, base_url: str) -> None:
-    phone.route("**/pyodide/*/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
-    page = phone.new_page()
+def test_a_failed_start_says_so_and_retry_recovers(fresh_phone, base_url: str) -> None:
+    fresh_phone.route("**/pyodide/*/pyodide-lock.json", lambda route: route.fulfill(status=404, body="gone"))
+    page = fresh_phone.new_page()
     page.goto(base_url + "tools/roller/")
     roll(page, "1d20")
     alert = page.locator(".rollbook-engine-state[role=alert]")
     expect(alert).to_contain_text("The dice engine could not start. Check the connection, then try again.", timeout=ENGINE_TIMEOUT_MS)
     expect(page.get_by_label("Dice expression")).to_have_attribute("aria-invalid", "false")  # not the expression's fault
-    phone.unroute("**/pyodide/*/pyodide-lock.json")
+    fresh_phone.unroute("**/pyodide/*/pyodide-lock.json")
     alert.get_by_role("button", name="Retry").click()
     roll(page, "1d20")
     assert 1 <= int(total(page)) <= 20
