@@ -11,9 +11,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -160,8 +160,8 @@ def phone_context(browser: Any, base_url: str, outside: Outside, **options: Any)
 
 
 # Nothing leaves this machine from the returning phone: every host but the test server's address
-# fails to resolve. It cannot route requests as phone_context does:
-# a route turns the HTTP cache off, and with it the warm start that phone is for.
+# fails to resolve. It cannot route requests as phone_context does: a route turns the HTTP cache
+# off, and with it the warm start that the returning phone is for.
 NO_HOST_NAMES = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 

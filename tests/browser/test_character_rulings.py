@@ -5,7 +5,6 @@ with the character and carried by its link."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -128,21 +127,17 @@ def test_a_character_kept_before_the_readings_reads_by_the_rulings(phone, base_u
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_fold_open_at_phone_size(browser, base_url: str, outside, scheme: str) -> None:
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        open_generator(page, base_url, BUCK_LINK + "&perception=at-or-below")
-        wait_for_sheet(page)
-        fold = page.locator("details.rollbook-character__readings")
-        fold.scroll_into_view_if_needed()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"character-rulings-{scheme}.png"))
-        page.locator(".rollbook-sheet__readings").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"character-readings-{scheme}.png"))
-        violations = axe_violations(page)
-        assert violations == [], json.dumps(violations, indent=1)
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    finally:
-        context.close()
-    assert outside.urls == []
+def test_the_fold_open_at_phone_size(phone, base_url: str, scheme: str) -> None:
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    open_generator(page, base_url, BUCK_LINK + "&perception=at-or-below")
+    wait_for_sheet(page)
+    fold = page.locator("details.rollbook-character__readings")
+    fold.scroll_into_view_if_needed()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"character-rulings-{scheme}.png"))
+    page.locator(".rollbook-sheet__readings").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"character-readings-{scheme}.png"))
+    violations = axe_violations(page)
+    assert violations == [], json.dumps(violations, indent=1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, small_tap_targets
 from kit.engine import engine
 from kit.kept import kept_log, put_kept
 from rollbook import rulings
@@ -235,18 +235,14 @@ def test_a_d100_out_of_range_is_the_engines_message_next_to_the_field(phone, bas
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_check_helper_has_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
-        answer_total(codex(page))
-        page.locator("rollbook-opencore-check").get_by_role("button", name="Roll the save").click()
-        expect(page.locator("rollbook-opencore-check .rollbook-problem")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-        assert axe_violations(page, within=WIDGETS) == []
-    finally:
-        context.close()
-    assert outside.urls == []
+def test_the_check_helper_has_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+    answer_total(codex(page))
+    page.locator("rollbook-opencore-check").get_by_role("button", name="Roll the save").click()
+    expect(page.locator("rollbook-opencore-check .rollbook-problem")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert axe_violations(page, within=WIDGETS) == []
 
 
 def test_check_helper_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:

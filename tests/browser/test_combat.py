@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, small_tap_targets
 from kit.engine import engine
 from kit.kept import kept_log
 
@@ -206,20 +206,16 @@ def test_movement_is_the_engines_count_of_actions_and_not_logged(phone, base_url
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_combat_helpers_have_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(base_url + link("cyno-strike", coordination=15, condition="large-target", seed=3))
-        expect(page.locator("rollbook-cyno-strike .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-        page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
-        expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-        widgets = page.evaluate("() => [...document.querySelectorAll('.rollbook-widget')].map((el) => el.localName)")
-        assert len(widgets) == 13
-        assert axe_violations(page, within=widgets) == []
-    finally:
-        context.close()
-    assert outside.urls == []
+def test_the_combat_helpers_have_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(base_url + link("cyno-strike", coordination=15, condition="large-target", seed=3))
+    expect(page.locator("rollbook-cyno-strike .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
+    expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    widgets = page.evaluate("() => [...document.querySelectorAll('.rollbook-widget')].map((el) => el.localName)")
+    assert len(widgets) == 13
+    assert axe_violations(page, within=widgets) == []
 
 
 def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:

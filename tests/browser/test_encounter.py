@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, small_tap_targets
 from kit.engine import engine
 from kit.kept import put_kept, read_kept
 
@@ -337,45 +337,41 @@ def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(phone, base_u
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_encounter_page_is_accessible_and_fits_a_phone(browser, base_url: str, outside, scheme: str) -> None:
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(base_url + "tools/encounter/")
-        put_kept(page, {"rollbook": 1, "characters": [CHARACTER]})
-        page.reload()
-        widget = page.locator("rollbook-encounter")
-        expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
-        assert axe_violations(page, within=["rollbook-encounter"]) == []
-        widget = start(page, base_url, "?seed=5")
-        # A kept character joins in one tap with its own CON, DEX, STR, the HP the engine works out
-        # for it and the typical skills (the ruling shown beside the button, by its title).
-        form = widget.locator(".rollbook-encounter__add")
-        expect(form).to_contain_text("A typical foe has 50 in every score and 13 HP: CON 50, DEX 50, STR 50, HP 13")
-        form.get_by_role("button", name="Kristine").click()
-        steps_done(widget, 1)
-        sheet = engine("opencore character", scores="STR=80,DEX=33,AGL=95,CON=46,INT=89,PER=95,WIS=84,CHA=68,COM=1", hp_roll=60)
-        (joined,) = kept(page)["encounter"]["current"]["combatants"]
-        assert (joined["name"], joined["side"], joined["hp"], joined["con"], joined["dex"], joined["str"],
-                joined["attack_skill"], joined["defense_skill"]) == ("Kristine", "players", sheet["hp"], 46, 33, 80, 50, 50)
-        add(widget, ORC, 2)
-        widget.locator(".rollbook-encounter__next").click()
-        steps_done(widget, 3)
-        widget.locator(".rollbook-encounter__attack").click()
-        steps_done(widget, 4)
-        widget.locator("li[aria-current='true'] details.rollbook-combatant__edit summary").click()
-        widget.locator(".rollbook-encounter__add summary").click()
-        widget.locator(".rollbook-encounter__log summary").click()
-        assert axe_violations(page, within=["rollbook-encounter"]) == []
-        assert small_tap_targets(page, TAPPABLE) == []
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
-        # Next and Undo stay on the screen, at the bottom, wherever the page is scrolled.
-        page.mouse.wheel(0, -10_000)
-        box = widget.locator(".rollbook-encounter__next").bounding_box()
-        assert box and box["y"] + box["height"] <= 844 and box["height"] >= 44
-    finally:
-        context.close()
-    assert outside.urls == []
+def test_the_encounter_page_is_accessible_and_fits_a_phone(phone, base_url: str, scheme: str) -> None:
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(base_url + "tools/encounter/")
+    put_kept(page, {"rollbook": 1, "characters": [CHARACTER]})
+    page.reload()
+    widget = page.locator("rollbook-encounter")
+    expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
+    assert axe_violations(page, within=["rollbook-encounter"]) == []
+    widget = start(page, base_url, "?seed=5")
+    # A kept character joins in one tap with its own CON, DEX, STR, the HP the engine works out
+    # for it and the typical skills (the ruling shown beside the button, by its title).
+    form = widget.locator(".rollbook-encounter__add")
+    expect(form).to_contain_text("A typical foe has 50 in every score and 13 HP: CON 50, DEX 50, STR 50, HP 13")
+    form.get_by_role("button", name="Kristine").click()
+    steps_done(widget, 1)
+    sheet = engine("opencore character", scores="STR=80,DEX=33,AGL=95,CON=46,INT=89,PER=95,WIS=84,CHA=68,COM=1", hp_roll=60)
+    (joined,) = kept(page)["encounter"]["current"]["combatants"]
+    assert (joined["name"], joined["side"], joined["hp"], joined["con"], joined["dex"], joined["str"],
+            joined["attack_skill"], joined["defense_skill"]) == ("Kristine", "players", sheet["hp"], 46, 33, 80, 50, 50)
+    add(widget, ORC, 2)
+    widget.locator(".rollbook-encounter__next").click()
+    steps_done(widget, 3)
+    widget.locator(".rollbook-encounter__attack").click()
+    steps_done(widget, 4)
+    widget.locator("li[aria-current='true'] details.rollbook-combatant__edit summary").click()
+    widget.locator(".rollbook-encounter__add summary").click()
+    widget.locator(".rollbook-encounter__log summary").click()
+    assert axe_violations(page, within=["rollbook-encounter"]) == []
+    assert small_tap_targets(page, TAPPABLE) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    # Next and Undo stay on the screen, at the bottom, wherever the page is scrolled.
+    page.mouse.wheel(0, -10_000)
+    box = widget.locator(".rollbook-encounter__next").bounding_box()
+    assert box and box["y"] + box["height"] <= 844 and box["height"] >= 44
 
 
 @pytest.mark.parametrize("seed", ["-1", "9007199254740991", "lots"])

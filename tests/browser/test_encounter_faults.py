@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from browserkit import ENGINE_TIMEOUT_MS, open_fight, phone_context, watch_errors
 from kit.kept import KEPT, a_fight, kept_fight

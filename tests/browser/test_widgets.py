@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, roll, small_tap_targets, total
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, roll, small_tap_targets, total
 from kit.engine import engine
 from kit.kept import KEPT, kept_log, put_kept
 from rollbook import api
@@ -353,26 +353,22 @@ def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(pho
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_tool_and_rules_pages_have_no_serious_accessibility_violations(browser, base_url: str, outside, scheme: str) -> None:
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        page.goto(base_url + "tools/roller/")
-        roll(page, "4d6kh3")
-        total(page)
-        expect(page.locator(".rollbook-distribution")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-        assert axe_violations(page) == []
-        for path in ("tools/", "opencore/weapons-and-armor/", "opencore/saves-and-health/"):
-            page.goto(base_url + path)
-            page.locator("rollbook-roll button").first.wait_for()
-            assert axe_violations(page) == [], path
-        for path in ("", "rulings/", "glossary/", "no-such-page/"):  # home, reference pages, the 404 page
-            page.goto(base_url + path)
-            page.wait_for_load_state("networkidle")
-            assert axe_violations(page) == [], path or "home"
-    finally:
-        context.close()
-    assert outside.urls == []
+def test_tool_and_rules_pages_have_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    page.goto(base_url + "tools/roller/")
+    roll(page, "4d6kh3")
+    total(page)
+    expect(page.locator(".rollbook-distribution")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert axe_violations(page) == []
+    for path in ("tools/", "opencore/weapons-and-armor/", "opencore/saves-and-health/"):
+        page.goto(base_url + path)
+        page.locator("rollbook-roll button").first.wait_for()
+        assert axe_violations(page) == [], path
+    for path in ("", "rulings/", "glossary/", "no-such-page/"):  # home, reference pages, the 404 page
+        page.goto(base_url + path)
+        page.wait_for_load_state("networkidle")
+        assert axe_violations(page) == [], path or "home"
 
 
 def test_widget_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
@@ -401,19 +397,15 @@ def test_the_answer_stays_above_the_on_screen_keyboard(phone, base_url: str) -> 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_every_tool_page_as_a_whole_has_no_serious_accessibility_violations(
-        browser, base_url: str, served_site, outside, scheme: str) -> None:
+        phone, base_url: str, served_site, scheme: str) -> None:
     tools = sorted(p.parent.name for p in (served_site.directory / "tools").glob("*/index.html"))
     assert {"roller", "criticals", "checks", "combat", "offline"} <= set(tools)
-    context = phone_context(browser, base_url, outside, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        for name in ["", *tools]:
-            page.goto(f"{base_url}tools/{name}/" if name else base_url + "tools/")
-            page.wait_for_load_state("networkidle")
-            assert axe_violations(page) == [], name or "tools/"
-    finally:
-        context.close()
-    assert outside.urls == []
+    page = phone.new_page()
+    page.emulate_media(color_scheme=scheme)
+    for name in ["", *tools]:
+        page.goto(f"{base_url}tools/{name}/" if name else base_url + "tools/")
+        page.wait_for_load_state("networkidle")
+        assert axe_violations(page) == [], name or "tools/"
 
 
 def test_a_total_that_divides_is_shown_exactly_and_its_odds_in_order(phone, base_url: str) -> None:
