@@ -84,7 +84,23 @@ def step_kept(page: Page, before: int) -> None:
     it once the step's answer is in place (it is brought into view in the frame after it is drawn)."""
     page.wait_for_function(f"(n) => JSON.parse(localStorage.getItem('{KEPT}')).encounter.current.logged > n",
                            arg=before, timeout=ENGINE_TIMEOUT_MS)
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))")
+    page.evaluate(STILL)
+
+
+# The page at rest: its scroll and the current card where they were for three frames in a row (a
+# fixed two frames measured mid-move on a loaded machine: the answer is drawn, then brought into
+# view, each in a frame of its own, and a busy core puts more frames between them).
+STILL = """() => new Promise((done) => {
+  const at = () => `${scrollY} ${document.querySelector("li[aria-current='true']")?.getBoundingClientRect().top}`;
+  let last = at(), same = 0, frames = 0;
+  const frame = () => {
+    const now = at();
+    same = now === last ? same + 1 : 0;
+    last = now;
+    if (same >= 3 || ++frames > 300) setTimeout(done); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+})"""
 
 
 def keep(page: Page, kept: dict[str, Any]) -> None:

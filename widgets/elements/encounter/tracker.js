@@ -296,6 +296,7 @@ class EncounterTracker extends RollbookElement {
 
   async #next() {
     const fight = kept.encounter;
+    if (!fight) return this.#goneElsewhere(this.seen); // heard ended in another tab, not drawn yet
     const title = fight.current.round === 0 || this.#lastTurn(fight.current) ? "Initiative rolled" : null;
     const done = await this.run("encounter next", {}, { rolls: true, title, form: "next" });
     if (done) {
