@@ -73,15 +73,15 @@ serve: setup
 # pytest's site and browser tests and the Pyodide harness all read it (ROLLBOOK_SITE).
 test: setup $(VENDOR)/.installed chromium
 	$(PY) tests/site/sitebuild.py site
-	@# The browser tests leave about a fifth of two cores idle (waits on timers and pages), so the
-	@# one-core parts run beside pytest: the type check, the widgets on Node, the Pyodide harness.
-	@# Their output, kept in $(BESIDE_LOG), is printed after pytest's; either failing fails the run.
-	@# pytest: two workers, each with its own Chromiums; tests go out one at a time, the browser
-	@# tests first (tests/browser/conftest.py), so the short ones fill in at the end; the 25 slowest
+	@# The browser tests wait on timers and pages often (tests/browser/conftest.py), so pytest runs
+	@# three workers on two cores, and the one-core parts run beside it: the type check, the widgets
+	@# on Node, the Pyodide harness. Their output, kept in $(BESIDE_LOG), is printed after pytest's;
+	@# either failing fails the run. pytest's workers each have their own Chromiums; tests go out
+	@# one at a time, the browser tests first, so the short ones fill in at the end; the 25 slowest
 	@# are named at the end of the output, for whoever works on the suite's time (benchmarks/README.md)
 	@( failed=0; $(PY) -m mypy engine/rollbook hooks || failed=1; node --test tests/widgets/ || failed=1; \
 	  ROLLBOOK_SITE=site node tests/pyodide/run.mjs || failed=1; exit $$failed ) > $(BESIDE_LOG) 2>&1 & beside=$$!; \
-	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 2 --dist loadgroup --durations=25 tests/engine tests/pyodide \
+	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 tests/engine tests/pyodide \
 	  tests/site tests/browser tests/test_workflows.py; suite=$$?; \
 	wait $$beside; besides=$$?; \
 	echo "--- beside pytest: the type check, the widgets on Node, the Pyodide harness ($(BESIDE_LOG))"; \
