@@ -64,7 +64,7 @@ GROUPS: list[dict[str, Any]] = [
                 f"{B}test_storage_faults.py::test_two_tabs_keep_characters_at_the_same_moment_and_a_bad_encounter_file_changes_nothing",
                 f"{B}test_storage_faults.py::test_two_tabs_keep_a_character_each_at_the_same_millisecond_and_both_are_kept",
                 f"{B}test_storage_faults.py::test_an_encounter_put_in_storage_by_other_means_just_after_a_step_is_the_one_the_next_step_goes_on_from"],
-     "node": [("tests/widgets/kept.test.mjs", r"two tabs|two processes|by other means|cutting a change's settling short")]},
+     "node": [("tests/widgets/kept.test.mjs", r"two tabs|two processes|by other means|cutting a change's settling short|a holder gone between")]},
     {"group": "Engine faults", "proves": "a worker that dies, never starts, never answers, or loads a wrong wheel or a damaged snapshot is said plainly, and Retry or a normal start recovers; a deploy while an encounter is open loses no step, and an engine it replaced says Reload",
      "pytest": [f"{B}test_engine_faults.py",
                 f"{B}test_encounter_faults.py::test_an_engine_killed_or_silent_in_the_middle_of_a_step_applies_it_once_or_not_at_all_and_retry_works", f"{B}test_engine_worker.py::test_an_engine_that_cannot_load_answers_with_a_json_error_and_retries_on_the_next_ask",

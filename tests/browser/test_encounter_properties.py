@@ -88,11 +88,14 @@ SHOWN = """() => {
   } };
 }"""
 # Each tab taps its button at the same instant of the browser's clock (one Playwright call after
-# the other is too late: the first tab's step has reached the second by then).
+# the other is too late: the first tab's step has reached the second by then). Each notes that its
+# timer has fired: on a loaded machine one can fire after the wait that followed, and its step then
+# came after the state was read (a run of pytest -n 3 read the kept encounter mid-step so).
 AT_THE_SAME_INSTANT = """([at, selector, text, twice]) => setTimeout(() => {
   const button = [...document.querySelectorAll(selector)].find((b) => !text || b.textContent.trim() === text);
   button?.click();
   if (twice) button?.click();
+  window.rollbookTapped = true;
 }, at - Date.now())"""
 WRITES = {"encounter start", "encounter add", "encounter remove", "encounter next", "encounter attack", "encounter action",
           "encounter damage", "encounter crit", "encounter heal", "encounter stabilize", "encounter effect",
@@ -469,10 +472,13 @@ class Sequence:
                 self.open_add(self.tracker(page))
             page.evaluate(BEFORE)
         since = len(self.tabs.asked)
-        at = self.tabs.pages[0].evaluate("Date.now()") + 250
+        at = self.tabs.pages[0].evaluate("Date.now()") + 500  # time enough for both calls on a loaded machine
         for page, (selector, text) in zip(self.tabs.pages, picks):
+            page.evaluate("() => { window.rollbookTapped = false; }")
             page.evaluate(AT_THE_SAME_INSTANT, [at, f"rollbook-encounter {selector}", text, False])
-        self.tabs.pages[0].wait_for_timeout(400)
+        for page in self.tabs.pages:
+            page.wait_for_function("() => window.rollbookTapped", timeout=ENGINE_TIMEOUT_MS)
+        self.tabs.pages[0].wait_for_timeout(150)
         undone = []
         for page, (selector, _) in zip(self.tabs.pages, picks):
             if "undo" in selector:

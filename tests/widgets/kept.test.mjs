@@ -704,6 +704,31 @@ test("storage replaced by other means just after a settling: the next change goe
   assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).characters.map((c) => c.name), ["Cato"]);
 });
 
+// A holder settles (storage written under the lock) and its page is gone before it writes its mark:
+// the mark still holds the holder before it. The next holder went on from that older mark within
+// its 5 s, and wrote it back: a change storage had held, and a reload had shown, was lost (a browser
+// property test under pytest -n 3: a tab's Next, the tab left at once, the next step in either tab).
+test("a holder gone between writing storage and writing its mark: the next holder goes on from storage", async () => {
+  const storage = new MemoryStorage();
+  const mark = markInMemory();
+  let now = Date.parse("2026-12-06T19:00:00.000Z");
+  const clock = () => now;
+  const first = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark, clock });
+  first.saveCharacter(character("c1", { name: "Ayla" }));
+  await first.settled();
+  now += 300;
+  const gone = { read: () => mark.read(), write: () => new Promise(() => {}) }; // its page gone before the mark
+  const leaving = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark: gone, clock });
+  leaving.saveCharacter(character("c2", { name: "Bren" }));
+  await new Promise((done) => setTimeout(done, 20)); // its settling wrote storage, then stopped
+  assert.equal(JSON.parse(storage.getItem(STORAGE_KEY)).written, JSON.parse(storage.getItem(STORAGE_KEY)).settled, "storage holds the settled value");
+  now += 300;
+  const next = new KeptStore(storage, STORAGE_KEY, { locks: new OneLock(), mark, clock });
+  next.saveCharacter(character("c3", { name: "Cato" }));
+  await next.settled();
+  assert.deepEqual(JSON.parse(storage.getItem(STORAGE_KEY)).characters.map((c) => c.name), ["Ayla", "Bren", "Cato"]);
+});
+
 // Two tabs in two processes step one encounter at the same instant, each from the same state,
 // with no step lock between them (a browser without one, or a tab of an older version): each
 // writes at once and each step was said kept. Settled under the kept state's lock, the second is

@@ -236,12 +236,17 @@ export class KeptStore {
    *  takes to reach every tab, or storage holds a value no store of this version wrote (no
    *  stamp) or none (then storage changed since by other means: the site's data cleared, a
    *  value set aside, an older version's tab; the last holder's value would undo that change:
-   *  an encounter lost with a step said kept, CI 2026-12-06), or it cannot be read. */
+   *  an encounter lost with a step said kept, CI 2026-12-06), or storage holds a value settled
+   *  after the mark (its holder gone before writing the mark), or the mark cannot be read. */
   #settledBase(last) {
     const fresh = this.#fresh();
     if (this.raw === null) return fresh;
     if (!last || typeof last.text !== "string" || last.written === this.written || last.written === this.from) return fresh;
     if (typeof last.at !== "number" || !(this.clock() - last.at <= SETTLED_FOR_MS)) return fresh;
+    // storage holds a value settled after the mark was written: a holder's page was gone between
+    // its two writes (storage, then the mark), and the mark is the older of the two (a browser
+    // property test: a step that storage held and a reload showed was written over)
+    if (settledAfter(this.from, last.written)) return fresh;
     try {
       const value = JSON.parse(last.text);
       if (value?.root !== this.root) return fresh; // storage was given another value since: that one is what there is
@@ -503,6 +508,14 @@ const EMPTY_ROOT = "empty";
 
 /** The root named by a value no store of this version wrote: its text hashed (FNV-1a, 32 bits,
  *  with its length), the same in every tab that reads it. */
+/** Whether the stamp `a` (`written`: an ISO time, "~", a random tail) was made at a later
+ *  millisecond than `b`; false when either is not a stamp or both share a millisecond. */
+function settledAfter(a, b) {
+  if (typeof a !== "string" || typeof b !== "string") return false;
+  const [at, bt] = [a.split("~")[0], b.split("~")[0]];
+  return at.length === 24 && bt.length === 24 && at > bt;
+}
+
 function rootOf(raw) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < raw.length; i++) hash = Math.imul(hash ^ raw.charCodeAt(i), 0x01000193);
