@@ -528,4 +528,17 @@ def test_generated_steps_in_two_tabs_keep_what_was_said_kept_and_show_the_engine
     except AssertionError as error:
         steps = "\n  ".join(sequence.model.trail)
         raise AssertionError(f"{error}\nseed {seed} (replay: ROLLBOOK_PROPERTY_SEED={seed} "
-                             f"ROLLBOOK_PROPERTY_STEPS={STEPS}), steps:\n  {steps}") from error
+                             f"ROLLBOOK_PROPERTY_STEPS={STEPS}), steps:\n  {steps}\n{shown(tabs)}") from error
+
+
+def shown(tabs: Tabs) -> str:
+    """What each tab shows and its engine says, for a failure's report (a timing seldom replays)."""
+    lines = []
+    for n, page in enumerate(tabs.pages, start=1):
+        try:
+            text = page.locator("rollbook-encounter").inner_text(timeout=2000)
+            engine_state = page.evaluate("() => document.querySelector('.rollbook-engine-state')?.textContent ?? null")
+        except Exception as error:  # noqa: BLE001 (a report of what could be read: never a second failure)
+            text, engine_state = f"(unreadable: {error})", None
+        lines.append(f"tab {n} shows ({page.url}, engine notice {engine_state!r}):\n    " + text.replace("\n", "\n    ")[:1500])
+    return "\n".join(lines)
