@@ -506,8 +506,6 @@ function putBack(entries, entry, at, most) {
 // The root of a value that comes from none (storage empty: two tabs' first changes are one line).
 const EMPTY_ROOT = "empty";
 
-/** The root named by a value no store of this version wrote: its text hashed (FNV-1a, 32 bits,
- *  with its length), the same in every tab that reads it. */
 /** Whether the stamp `a` (`written`: an ISO time, "~", a random tail) was made at a later
  *  millisecond than `b`; false when either is not a stamp or both share a millisecond. */
 function settledAfter(a, b) {
@@ -516,6 +514,8 @@ function settledAfter(a, b) {
   return at.length === 24 && bt.length === 24 && at > bt;
 }
 
+/** The root named by a value no store of this version wrote: its text hashed (FNV-1a, 32 bits,
+ *  with its length), the same in every tab that reads it. */
 function rootOf(raw) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < raw.length; i++) hash = Math.imul(hash ^ raw.charCodeAt(i), 0x01000193);
