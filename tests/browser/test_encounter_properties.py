@@ -42,7 +42,10 @@ if os.environ.get("ROLLBOOK_PROPERTY_SEED"):
 elif os.environ.get("ROLLBOOK_PROPERTY_FRESH"):
     SEEDS = [random.SystemRandom().randrange(10**6) for _ in range(RUNS)]
 else:
-    SEEDS = [3901 + n for n in range(RUNS)]
+    # and the sequences that once failed, kept: 408231 ends with Attack in one tab and Undo in the
+    # other at the same instant; the Attack refused "Not kept: changed in another tab" was shown at
+    # no place, as Undo had taken its form away with the turn (fresh seeds, 2026-12-06)
+    SEEDS = [3901 + n for n in range(RUNS)] + [408231]
 
 # Every request the page sends its engine worker, handed to the test with the page it came from
 # (a binding: it outlives the page's navigations, so a step cut short by one is still known).
@@ -425,10 +428,11 @@ class Sequence:
         who = self.rng.choice(fight.current["combatants"])
         t = self.tracker(self.tabs.pages[tab])
         card = t.locator(f"li.rollbook-combatant[data-id='{who['id']}']")
-        edit = card.locator("details.rollbook-combatant__edit")
+        label = "Damage or HP" if fight.current["rules"] == "opencore" else "Damage or DP"
+        # the card's Edit fold (a Cyno card's Strike options is a fold of the same class)
+        edit = card.locator("details.rollbook-combatant__edit").filter(has=self.tabs.pages[tab].get_by_label(label))
         edit.evaluate("(d) => { d.open = true; }")
         amount = self.rng.choice(AMOUNTS)
-        label = "Damage or HP" if fight.current["rules"] == "opencore" else "Damage or DP"
         card.get_by_label(label).fill(amount)
         action = self.rng.choice(["Damage", "Heal", "Damage"])
         self.trail(f"tab {tab + 1}: {action} {amount!r} to {who['name']!r}")

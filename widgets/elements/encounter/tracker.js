@@ -272,6 +272,7 @@ class EncounterTracker extends RollbookElement {
   /** The refusal as `form` shows it (`fields`: its [argument, label, other arguments it answers for?] in order): `of(argument)`
    *  is the message for the field it is about, `line` the message alone when it is about none. */
   problemFor(form, fields = []) {
+    this.drawnForms?.add(form);
     const problem = this.problem?.form === form ? this.problem : null;
     const blamed = problem ? fieldInError(problem, fields.map(([name, , args]) => ({ name, args })))?.name ?? null : null;
     return {
@@ -404,11 +405,20 @@ class EncounterTracker extends RollbookElement {
   view() {
     const fight = kept.encounter;
     this.seen = fight?.updated ?? null; // what a tap is made on (the unreadable encounter's End too)
-    return html`
+    this.drawnForms = new Set(); // the forms this drawing shows a refusal at (problemFor)
+    const view = html`
       ${this.engineNotice()}
       <p class="rollbook-visually-hidden" role="status" aria-live="polite">${this.said}</p>
       ${keptNotice(this)}
       ${!fight ? startView(this) : unreadable(fight.current) ? this.#unreadableView(unreadable(fight.current)) : this.#fightView(fight)}`;
+    if (this.problem && this.problem.form !== null && !this.drawnForms.has(this.problem.form)) {
+      // the form the refusal is about is gone from the page (another tab's Undo or step moved the
+      // turn on, and the tapped Attack with it): said at the tracker's top, and brought into view
+      this.problem = { ...this.problem, form: null, fields: [] };
+      requestAnimationFrame(() => revealProblem(this, "#rollbook-enc-page-problem"));
+      return this.view();
+    }
+    return view;
   }
 
   /** "Starting the dice engine…" next to the button just tapped, while a step waits for it. */
