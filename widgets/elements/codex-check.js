@@ -118,7 +118,13 @@ class CodexCheck extends RollbookTool {
 
   preview() {
     const answer = this.odds?.answer;
-    if (!answer?.ok) return nothing; // a bad input is reported when the check is rolled
+    // until the engine's first answer, the line's room is held (its words, no numbers): drawn
+    // with the answer, it moved Roll the check 67 px down under the reader's thumb about a second
+    // after a returning player's page appeared (the engine starts at once from the cache)
+    if (!answer) {
+      return html`<p class="rollbook-chance" aria-hidden="true"><strong>Chance of success: …</strong>; total success …, total failure …</p>`;
+    }
+    if (!answer.ok) return nothing; // a bad input is reported when the check is rolled
     const { chances, can_succeed_automatically: automatic } = answer.result;
     return html`<p class="rollbook-chance" aria-live="polite">
       <strong>Chance of success: ${chanceText(chances.success)}</strong>;
