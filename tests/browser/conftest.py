@@ -99,7 +99,7 @@ def outside() -> Outside:
 
 
 @pytest.fixture(scope="session")
-def returning_phone(playwright: Any, base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def returning_phone(playwright: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A phone that has been here before, one per xdist worker (a Chromium profile on disk):
     its HTTP cache and compiled code are warm, as a returning player's are: an engine start in it
     costs about 1.25 s of CPU against 1.8 s in a fresh context (a scratch probe, 6 starts each)."""
