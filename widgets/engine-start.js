@@ -368,6 +368,14 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
     if (screen === "unknown") env.afterLoad(() => env.whenIdle(letDownload, { timeout: 500, fallbackMs: 50 }));
   }
 
+  /** `callback`, for the page's own start (settled, or a widget drawn): never after a failed start.
+   *  That waits for the reader (Retry, or their next ask): a start of the page's own took the notice
+   *  and its Retry away from under the reader's thumb to "Starting…", and brought them back when
+   *  it failed too. */
+  function unlessFailed(callback) {
+    return () => { if (status.state !== "failed") callback(); };
+  }
+
   /** Start the engine now: the reader is reaching for a widget, the answer is wanted soon. */
   function warmUp() {
     wanted = true;
@@ -421,9 +429,9 @@ export function engineStart({ folder, spawn, handoff, requests, onStatus = () =>
       if (!settling && !wanted) {
         settling = true;
         downloadWhenDrawn();
-        env.afterLoad(() => env.setTimer(() => env.whenIdle(warmUp, { timeout: 1000, fallbackMs: 200 }), SETTLE_MS));
+        env.afterLoad(() => env.setTimer(() => env.whenIdle(unlessFailed(warmUp), { timeout: 1000, fallbackMs: 200 }), SETTLE_MS));
       }
-      if (worker === null) env.whenIdle(workerNow, { timeout: 2000, fallbackMs: 200 });
+      if (worker === null) env.whenIdle(unlessFailed(workerNow), { timeout: 2000, fallbackMs: 200 });
     },
 
     /** After a failed start: try again (the reader pressed "Retry"). */

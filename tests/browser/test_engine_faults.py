@@ -170,6 +170,11 @@ def test_a_runtime_that_cannot_be_fetched_says_so_at_once_not_at_the_start_limit
         assert page.evaluate("performance.now()") - took < 20_000
         assert page.evaluate("__states.at(-1)") == "failed: " + COULD_NOT_START
         expect(page.get_by_text("Rolling…")).to_have_count(0)
+        # The page settles (its own warm-up: 1 s after the load, then an idle moment of at most
+        # 1 s) and does not start the engine again by itself: that took Retry from under the
+        # reader's thumb to "Starting…" (under load Playwright found it detached for 30 s).
+        page.wait_for_function("() => performance.now() > performance.getEntriesByType('navigation')[0].loadEventEnd + 2500")
+        assert page.evaluate("[__workers.length, __states.at(-1)]") == [1, "failed: " + COULD_NOT_START]
         context.unroute("**/pyodide/*/pyodide.asm.wasm")
         retry_recovers(page, notice, "1d20", 1)  # the file back: Retry recovers
     finally:

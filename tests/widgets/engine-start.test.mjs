@@ -254,6 +254,31 @@ test("the start policy: settled after the load, the worker downloads, then start
   assert.deepEqual(reached.last().sent, [{ go: true }]); // once (it was said twice)
 });
 
+test("a start that failed before the page settled is not started again by the settling: Retry stays under the reader's thumb", async () => {
+  // A tap's roll failed (the runtime 404) within the page's first second; the settled page's own
+  // warm-up then started a new worker, which took the notice and its Retry away (to "Starting the
+  // dice engine…") while the reader reached for it, and brought it back when that start failed too:
+  // Playwright found Retry detached on every try for 30 s (test_engine_faults, a loaded make test).
+  const { engine, loaded, idle, clock, ask, states, workers } = started();
+  engine.warmUpWhenIdle(); // the roller on the page
+  idle.splice(0).forEach((f) => f()); // its worker, made at idle
+  ask({ command: "roll" }); // the tap, before the page settled
+  workers[0].say({ status: "failed", message: "the dice engine could not start: the runtime (pyodide.asm.wasm) did not load" });
+  await settle();
+  assert.deepEqual(states, ["starting", "failed"]);
+  for (const f of loaded.splice(0)) f(); // the page's load
+  clock.advance(1000); // settled
+  idle.splice(0).forEach((f) => f());
+  engine.warmUpWhenIdle(); // a widget drawn later (instant navigation) asks for its idle warm-up too
+  idle.splice(0).forEach((f) => f());
+  clock.advance(60_000);
+  assert.deepEqual(states, ["starting", "failed"]); // the failure and its Retry stay
+  assert.equal(workers.length, 1);
+  engine.retry(); // the reader's tap
+  assert.deepEqual(states, ["starting", "failed", "starting"]);
+  assert.deepEqual(workers[1].sent, [{ go: true }]);
+});
+
 test("Retry after a failed start tells the new worker to go once; a worker the browser refuses to make fails the start, never stays starting", async () => {
   const { engine, clock, ask, states, workers, answers } = started();
   ask({ command: "roll" });
