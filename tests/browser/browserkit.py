@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
-from kit.chromium import CHROMIUM, CHROMIUM_FLAGS  # noqa: F401  (the browser tests' Chromium, from here)
+from kit.chromium import CHROMIUM, CHROMIUM_FLAGS, suite_flags  # noqa: F401  (the browser tests' Chromium, from here)
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
 PHONE = {"width": 390, "height": 844}
@@ -169,7 +169,7 @@ def returning_phone_context(playwright: Any, profile: Path) -> Any:
     """A phone-sized touch Chromium with a profile on disk (Chromium caches compiled code only for
     such a profile, not for the fresh contexts of phone_context), service workers blocked."""
     context = playwright.chromium.launch_persistent_context(
-        profile, executable_path=CHROMIUM, args=[*CHROMIUM_FLAGS, NO_HOST_NAMES],
+        profile, executable_path=CHROMIUM, args=[*suite_flags(playwright), NO_HOST_NAMES],
         viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block")
     for page in context.pages:  # the blank tab a profile opens with: kept, so the browser stays
         page.goto("about:blank")

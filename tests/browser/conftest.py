@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
-from browserkit import (CHROMIUM, CHROMIUM_FLAGS, PREFIX, LocalSitemap, Outside, QuietServer, leaving_nothing_kept,
-                        phone_context, returning_phone_context)  # noqa: E402
+from browserkit import (CHROMIUM, PREFIX, LocalSitemap, Outside, QuietServer, leaving_nothing_kept,
+                        phone_context, returning_phone_context, suite_flags)  # noqa: E402
 from sitebuild import BuiltSite, deployed_site  # noqa: E402
 
 # `pytest -n 3` (make test) hands the tests out one at a time to whichever worker is free, each
@@ -77,7 +77,7 @@ def playwright() -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def browser(playwright: Any) -> Iterator[object]:
     """Chromium for fresh contexts: each one a first visit, with nothing cached or kept."""
-    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=suite_flags(playwright))
     yield chromium
     chromium.close()
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import (CHROMIUM, CHROMIUM_FLAGS, ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready,
+from browserkit import (CHROMIUM, ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready, suite_flags,
                         total)
 from sitebuild import ROOT
 
@@ -254,7 +254,7 @@ def second_build(first: Path, tmp_path: Path) -> tuple[Path, str, str]:
     return second, old.name, folder.name
 
 
-def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any, tmp_path: Path) -> None:
+def test_a_first_visit_downloads_the_runtime_once(browser: Any, playwright: Any, served_site: Any, tmp_path: Path) -> None:
     """The engine's worker and the service worker's precache want the same files at the same time:
     the runtime's folder carries its hash in its URL, so the precache takes them through the HTTP
     cache (no cache-busting revision) and the runtime crosses the network once. The files whose
@@ -264,7 +264,7 @@ def test_a_first_visit_downloads_the_runtime_once(browser: Any, served_site: Any
     # A profile on disk, as a reader's browser has: an incognito context's in-memory HTTP cache
     # keeps no file of this size (so there every big file would cross the network twice).
     context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM, args=CHROMIUM_FLAGS, viewport=PHONE, service_workers="allow")
+        str(tmp_path / "profile"), executable_path=CHROMIUM, args=suite_flags(playwright), viewport=PHONE, service_workers="allow")
     try:
         page = context.new_page()
         page.goto(site.url + "tools/roller/")
