@@ -72,7 +72,7 @@ def start(page: Page, base_url: str, query: str = "", rules: str = "opencore") -
     if rules != "opencore":
         widget.get_by_label("Rules").select_option(rules)
     widget.get_by_role("button", name="Start the encounter").click()
-    expect(widget.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     return widget
 
 
@@ -309,7 +309,7 @@ def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(phone, base_u
     choice.select_option("both")
     expect(rulings.locator("summary")).to_have_text("Rulings: 1 changed")
     widget.get_by_role("button", name="Start the encounter").click()
-    expect(widget.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(widget.get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert kept(page)["encounter"]["current"]["rulings"]["target_size"] == "both"
     form = widget.locator(".rollbook-encounter__add")
     for n, name in enumerate(("Kristine", "Sid"), 1):

@@ -40,7 +40,7 @@ def test_bring_it_back_tapped_as_the_other_tabs_encounter_arrives_says_not_broug
     end(here)
     there.goto(base_url + "tools/encounter/")
     there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
-    expect(there.locator("rollbook-encounter").get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     started = kept_fight(there)
     here.wait_for_function("(key) => JSON.parse(localStorage.getItem(key)).encounter !== null", arg=KEY)
     here.wait_for_timeout(300)  # its storage event handled
@@ -48,7 +48,7 @@ def test_bring_it_back_tapped_as_the_other_tabs_encounter_arrives_says_not_broug
     expect(here.locator(".rollbook-problem")).to_contain_text("Not brought back: another tab", timeout=ENGINE_TIMEOUT_MS)
     assert kept_fight(here) == started  # the other tab's, as it kept it
     here.reload()
-    expect(here.locator("rollbook-encounter").get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(here.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert kept_fight(here) == started
     assert errors == []
 

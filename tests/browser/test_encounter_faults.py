@@ -174,7 +174,7 @@ def test_hostile_kept_foes_and_long_names_added_in_one_tap_are_refused_in_a_play
     page.goto(base_url + "tools/encounter/")
     tracker = page.locator("rollbook-encounter")
     tracker.get_by_role("button", name="Start the encounter").click()
-    expect(tracker.get_by_text("Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(tracker.get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     quick = tracker.get_by_role("list", name="Add in one tap")
     quick.get_by_role("button", name=LONGEST, exact=True).click()
     expect(tracker.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
