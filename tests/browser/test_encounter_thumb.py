@@ -9,7 +9,6 @@ to read each answer (how far off-screen it is drawn)."""
 from __future__ import annotations
 
 import json
-
 from datetime import datetime, timezone
 from typing import Any
 
