@@ -226,8 +226,7 @@ def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_qu
                     assert box and 0 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, box
                     moved.append(abs(box["y"] - y))
                     if moved[-1] >= 40:  # how it moved, for the failure's report (a loaded CI run read 143 px once)
-                        seen = {"before": seen, "after": page.evaluate(WHERE), "said": said}
-                        jumps.append(seen)
+                        jumps.append({"before": seen, "after": page.evaluate(WHERE), "said": said})
         if enc["round"] == 3 and enc["turn"] == len(enc["order"]) - 1:
             break
     rounds = thumb.taps - setup
