@@ -11,6 +11,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -178,20 +179,52 @@ def returning_phone_context(playwright: Any, profile: Path) -> Any:
 
 # What a page can keep (not what a browser caches): all of it goes between two tests.
 KEPT_BY_A_PAGE = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage,storage_buckets"
-WHAT_IS_KEPT = """async () => ({ local: localStorage.length, session: sessionStorage.length,
+WHAT_IS_KEPT = """async () => ({ local: Object.keys(localStorage), session: Object.keys(sessionStorage),
   databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys() })"""
+NOTHING_KEPT = {"local": [], "session": [], "databases": [], "caches": []}
+
+
+class KeptCameBack(UserWarning):
+    """The site's storage held something again after it was cleared with no page of the site open
+    (CI, 2026-12-06: an encounter of an earlier test was back at the next test's start, and again
+    right after that test's clear). Cleared once more, so no test starts with another's state; the
+    warning keeps a record of when, and of what, in the run's summary."""
+
+
+def kept_by_the_site(context: Any, keeper: Any, base_url: str, clear: bool) -> dict[str, list[str]]:
+    """What the site keeps in `context` (read on its plainest file, sitemap.xml, in `keeper`),
+    after clearing it first if `clear`."""
+    if clear:
+        cdp = context.new_cdp_session(keeper)
+        try:
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin_of(base_url), "storageTypes": KEPT_BY_A_PAGE})
+        finally:
+            cdp.detach()
+    keeper.goto(base_url + "sitemap.xml")
+    left = keeper.evaluate(WHAT_IS_KEPT)
+    keeper.goto("about:blank")
+    return left
+
+
+def origin_of(base_url: str) -> str:
+    return f"http://{urlsplit(base_url).netloc}"
 
 
 @contextlib.contextmanager
 def leaving_nothing_kept(context: Any, base_url: str, outside: Outside) -> Iterator[None]:
-    """The test's pages closed and its site's storage cleared when it ends (then checked, on the
-    site's plainest file); requests that left 127.0.0.1 meanwhile counted in `outside`."""
+    """The test starts with nothing kept (checked, and cleared when something came back) and, when
+    it ends, its pages are closed and the site's storage cleared (then checked); requests that left
+    127.0.0.1 meanwhile counted in `outside`."""
     local = urlsplit(base_url).netloc
 
     def record(request: Any) -> None:
         if urlsplit(request.url).netloc != local and not request.url.startswith(("blob:", "data:")):
             outside.urls.append(request.url)
 
+    keeper = (context.pages or [context.new_page()])[0]
+    if (found := kept_by_the_site(context, keeper, base_url, clear=False)) != NOTHING_KEPT:
+        warnings.warn(KeptCameBack(f"kept at the start of the test, after the last one's clear: {found}"))
+        assert kept_by_the_site(context, keeper, base_url, clear=True) == NOTHING_KEPT, f"kept at the start: {found}"
     context.on("request", record)
     try:
         yield
@@ -200,16 +233,12 @@ def leaving_nothing_kept(context: Any, base_url: str, outside: Outside) -> Itera
         keeper, *pages = context.pages or [context.new_page()]
         for page in pages:
             page.close()
-        origin = f"http://{local}"
-        cdp = context.new_cdp_session(keeper)
-        try:
-            cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": KEPT_BY_A_PAGE})
-        finally:
-            cdp.detach()
-        keeper.goto(base_url + "sitemap.xml")
-        left = keeper.evaluate(WHAT_IS_KEPT)
-        keeper.goto("about:blank")
-        assert left == {"local": 0, "session": 0, "databases": [], "caches": []}, f"kept after the test: {left}"
+        left = kept_by_the_site(context, keeper, base_url, clear=True)
+        if left != NOTHING_KEPT:  # once more, a moment later: see KeptCameBack
+            warnings.warn(KeptCameBack(f"kept right after the test's clear: {left}"))
+            time.sleep(0.5)
+            left = kept_by_the_site(context, keeper, base_url, clear=True)
+        assert left == NOTHING_KEPT, f"kept after the test, cleared twice: {left}"
 
 
 def axe_violations(page: Any, serious_only: bool = True, within: list[str] | None = None) -> list[dict[str, Any]]:
