@@ -127,3 +127,23 @@ def fresh_phone(browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
     yield context
     context.close()
     assert outside.urls == [], f"requests left the site: {outside.urls}"
+
+
+@pytest.fixture(scope="session")
+def bfcache_browser(playwright: Any) -> Iterator[object]:
+    """Chromium with its back/forward cache on, as a phone's is: Playwright turns it off
+    (`--disable-back-forward-cache`), so a page left and come back to is loaded again in every
+    other browser test, never restored as it was, mid-step, with its engine."""
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=suite_flags(playwright),
+                                          ignore_default_args=["--disable-back-forward-cache"])
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def bfcache_phone(bfcache_browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
+    """A fresh phone context whose pages the back/forward cache keeps (see bfcache_browser)."""
+    context = phone_context(bfcache_browser, base_url, outside)
+    yield context
+    context.close()
+    assert outside.urls == [], f"requests left the site: {outside.urls}"

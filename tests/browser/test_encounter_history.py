@@ -1,7 +1,9 @@
 """Back and forward in the middle of an encounter step (issue 39): Roll initiative tapped, then
 history.back() in the same moment, before the answer, then forward again. Reached by Material's
-instant navigation (the document stays; the tracker is taken off the page mid-step) or by a page
-load (the document goes, its engine with it). The step is kept whole or not at all, never twice:
+instant navigation (the document stays; the tracker is taken off the page mid-step), by a page
+load (the document goes, its engine with it) or from the back/forward cache (the document is kept
+frozen as it was, mid-step, its engine too, and thawed on forward: a phone's browser does this;
+Playwright's Chromium does not unless asked). The step is kept whole or not at all, never twice:
 what the page shows after forward is what storage holds, the replay of the steps kept on CPython;
 the next tap steps on from it once; a reload agrees; no page error."""
 
@@ -56,9 +58,11 @@ def shown_and_kept(page: Page, fight: dict[str, Any]) -> int:
 
 
 @pytest.mark.parametrize("forward", ["after the answer", "at once"])
-@pytest.mark.parametrize("how", ["instant navigation", "page load"])
-def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(phone, base_url: str, how: str, forward: str) -> None:
-    page = phone.new_page()
+@pytest.mark.parametrize("how", ["instant navigation", "page load", "back/forward cache"])
+def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(request: pytest.FixtureRequest, base_url: str,
+                                                                            how: str, forward: str) -> None:
+    page = request.getfixturevalue("bfcache_phone" if how == "back/forward cache" else "phone").new_page()
+    page.add_init_script("addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });")
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     fight = a_fight()
@@ -82,12 +86,15 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(pho
     except PlaywrightError as error:
         if "Execution context was destroyed" not in str(error):
             raise
-    page.wait_for_url(lambda url: not url.endswith("/encounter/"), timeout=ENGINE_TIMEOUT_MS)
+    # (a page thawed from the back/forward cache has no load event: each waits for the commit)
+    page.wait_for_url(lambda url: not url.endswith("/encounter/"), wait_until="commit", timeout=ENGINE_TIMEOUT_MS)
     if forward == "after the answer":
         page.wait_for_timeout(1500)  # the step's answer, had it gone on, has come by now
-    page.go_forward()
-    page.wait_for_url("**/tools/encounter/", timeout=ENGINE_TIMEOUT_MS)
+    page.go_forward(wait_until="commit")
+    page.wait_for_url("**/tools/encounter/", wait_until="commit", timeout=ENGINE_TIMEOUT_MS)
     ready(page)
+    if how == "back/forward cache":  # thawed mid-step, not loaded again (the first show was the load)
+        assert page.evaluate("window.rollbookShows") == [False, True]
     page.wait_for_timeout(1500)  # a step still on its way is kept or not by now
     steps = shown_and_kept(page, fight)
     assert steps in (0, 1)
