@@ -25,6 +25,12 @@ export const kept = new KeptStore(localStorageOrNull(), undefined, { locks: lock
 globalThis.addEventListener?.("storage", (event) => {
   if (event.key === kept.key) kept.reload();
 });
+// A page thawed from the back/forward cache may have missed those while it was frozen (the
+// standard sends a storage event only to a page that is shown; Chromium keeps them for the thaw):
+// what is kept now is read again.
+globalThis.addEventListener?.("pageshow", (event) => {
+  if (event.persisted) kept.reload();
+});
 
 
 /** The site's root URL, for the widgets that make links (from widgets/engine.js). */

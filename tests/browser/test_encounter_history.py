@@ -108,3 +108,38 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(req
     assert shown_and_kept(page, fight) == steps + 1
     assert json.loads(page.evaluate(f"() => localStorage.getItem('{KEPT}')"))["rollbook"] == 2
     assert errors == []
+
+
+# A browser that sends a page no storage event while it is frozen, as the standard has it (Chromium
+# keeps them for the thaw): here the first tab hears none at all.
+DEAF = "addEventListener('storage', (event) => event.stopImmediatePropagation(), true);"
+
+
+@pytest.mark.parametrize("events", ["kept for the thaw", "none while frozen"])
+def test_a_page_thawed_from_the_back_forward_cache_shows_the_step_another_tab_kept_meanwhile(bfcache_phone, base_url: str,
+                                                                                            events: str) -> None:
+    # Frozen, a page hears nothing: what another tab kept meanwhile must be shown when it thaws, and
+    # its next tap must step on from that, not from the fight it showed when it froze.
+    fight = a_fight()
+    first = bfcache_phone.new_page()
+    first.add_init_script("addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });"
+                          + (DEAF if events == "none while frozen" else ""))
+    first.goto(base_url + "tools/")
+    first.evaluate("([key, fight]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: fight}))", [KEPT, fight])
+    first.goto(base_url + "tools/encounter/")
+    ready(first)
+    first.go_back(wait_until="commit")
+    second = bfcache_phone.new_page()
+    second.goto(base_url + "tools/encounter/")
+    ready(second)
+    second.locator(".rollbook-encounter__next").click()
+    expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
+    first.go_forward(wait_until="commit")
+    assert first.evaluate("window.rollbookShows") == [False, True]  # thawed, not loaded again
+    expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)")
+    assert shown_and_kept(first, fight) == 1
+    first.locator(".rollbook-encounter__next").click()
+    expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
+    expect(first.locator("rollbook-encounter .rollbook-problem")).to_have_count(0)
+    assert shown_and_kept(first, fight) == 2
+    expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)")
