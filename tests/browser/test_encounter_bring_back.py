@@ -53,6 +53,29 @@ def test_bring_it_back_tapped_as_the_other_tabs_encounter_arrives_says_not_broug
     assert errors == []
 
 
+def test_bring_it_back_goes_once_another_encounter_is_kept_so_an_older_fight_never_comes_back(phone, base_url: str) -> None:
+    """One tab ended its fight; another tab started one and ended it. The first tab's Bring it back
+    brought back its own older fight, not the one just ended (property seed 932855): it goes as
+    soon as another encounter is kept, and only the tab that ended the last one brings it back."""
+    here, there = phone.new_page(), phone.new_page()
+    errors = watch_errors(here)
+    open_fight(here, base_url, a_fight())
+    end(here)
+    there.goto(base_url + "tools/encounter/")
+    there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
+    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    started = kept_fight(there)
+    expect(here.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    end(there)
+    expect(here.get_by_role("button", name="Start the encounter")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(here.get_by_role("button", name="Bring it back")).to_have_count(0)
+    there.get_by_role("button", name="Bring it back").click()
+    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert kept_fight(there) == started
+    expect(here.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    assert errors == []
+
+
 def end(page) -> None:
     page.get_by_text("Rulings and ending the encounter").click()
     page.get_by_role("button", name="End the encounter").click()

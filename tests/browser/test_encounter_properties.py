@@ -529,9 +529,9 @@ def test_generated_steps_in_two_tabs_keep_what_was_said_kept_and_show_the_engine
             tabs.ready(page)
         check_kept_and_shown(tabs, sequence.model, "after reloading both tabs")
         assert tabs.errors == [], tabs.errors
-    except AssertionError as error:
+    except Exception as error:  # (the model's own slip, a KeyError say, is reported with its steps too)
         steps = "\n  ".join(sequence.model.trail)
-        raise AssertionError(f"{error}\nseed {seed} (replay: ROLLBOOK_PROPERTY_SEED={seed} "
+        raise AssertionError(f"{type(error).__name__}: {error}\nseed {seed} (replay: ROLLBOOK_PROPERTY_SEED={seed} "
                              f"ROLLBOOK_PROPERTY_STEPS={STEPS}), steps:\n  {steps}\n{shown(tabs)}") from error
 
 

@@ -90,6 +90,10 @@ class EncounterTracker extends RollbookElement {
   /** The kept encounter changed (a step, an import, another tab): ask for its status once. */
   async #refresh() {
     const fight = kept.encounter;
+    // An encounter kept again (started or brought back, here or in another tab): the one this tab
+    // ended cannot come back over it, and once that one is ended too, this tab's Bring it back
+    // would have brought back an older fight than the one just ended (property seed 932855).
+    if (fight && this.ended) [this.ended, this.endedFight] = [null, null];
     this.update();
     if (!fight || this.shownAt === fight.updated) return;
     // Changed elsewhere (Undo, an import, another tab, a reload): the last step shown is not this one's.
@@ -383,10 +387,10 @@ class EncounterTracker extends RollbookElement {
 
   bringBack() {
     return this.locked(async () => {
-      const ended = this.endedFight;
-      await this.ended?.(); // the store brings it back only where no encounter is kept (another tab's is never replaced)
+      const [ended, back] = [this.endedFight, this.ended]; // (back is gone once another encounter is kept: #refresh)
+      await back?.(); // the store brings it back only where no encounter is kept (another tab's is never replaced)
       const now = kept.encounter;
-      if (now && ended && now.updated !== ended.updated) {
+      if (!back || (now && ended && now.updated !== ended.updated)) {
         // another tab started or brought back an encounter meanwhile: that one is kept and shown, never replaced
         this.refused(null, { message: NOT_BROUGHT_BACK });
         this.said = "Not brought back.";
