@@ -267,6 +267,31 @@ def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: 
     assert kept_encounter(page)["current"] == first
 
 
+def test_end_shows_encounter_ended_and_bring_it_back_where_the_thumb_is(phone, base_url: str) -> None:
+    """End is tapped at the foot of the fight, which goes with it: the start form that is drawn in
+    its place is shorter, and "Encounter ended." with Bring it back (a slip undone in one tap) was
+    left 170 px above the screen."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    widget = page.locator("rollbook-encounter")
+    widget.get_by_role("button", name="Start the encounter").click()
+    quick = widget.get_by_role("list", name="Add in one tap")
+    for n in (1, 2, 3):
+        quick.get_by_role("button", name="A typical foe").click()
+        steps_done(widget, n)
+    widget.get_by_text("Rulings and ending the encounter").click()
+    end = widget.get_by_role("button", name="End the encounter")
+    end.scroll_into_view_if_needed()
+    end.tap()
+    back = widget.get_by_role("button", name="Bring it back")
+    expect(back).to_be_visible()
+    page.evaluate(STILL)
+    box = back.bounding_box()
+    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"Bring it back at {box}, out of view"
+    back.tap()
+    steps_done(widget, 3)
+
+
 def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_button_was(phone, base_url: str) -> None:
     enc = engine("encounter start", rules="opencore")["encounter"]
     for name, side in (("Buck", "players"), ("Orc", "orcs")):

@@ -78,7 +78,7 @@ export function startView(t) {
   const changed = START_CHOICES[s.rules].filter((c) => s[c.name] !== usual[c.name]).length;
   const blamed = START_CHOICES[s.rules].some((c) => problem.of(c.name));
   return html`
-    ${t.ended ? html`<div class="rollbook-row"><p class="rollbook-done">Encounter ended.</p>
+    ${t.ended ? html`<div class="rollbook-row rollbook-encounter__ended"><p class="rollbook-done">Encounter ended.</p>
       <button type="button" class="md-button" @click=${() => t.bringBack()}>Bring it back</button></div>` : nothing}
     <form class="rollbook-encounter__start" @submit=${(e) => begin(t, e)}>
       <h2>Start an encounter</h2>

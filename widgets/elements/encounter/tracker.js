@@ -375,6 +375,9 @@ class EncounterTracker extends RollbookElement {
       this.problem = null;
       this.said = "Encounter ended.";
       this.update();
+      // End is tapped far down the fight, which is gone now: "Encounter ended." and Bring it back
+      // are brought to where the thumb is (they were 170 px above the screen after End)
+      this.showAnswer(".rollbook-encounter__ended");
     }, "Not ended");
   }
 
