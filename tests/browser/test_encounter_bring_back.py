@@ -69,6 +69,10 @@ def test_bring_it_back_goes_once_another_encounter_is_kept_so_an_older_fight_nev
     end(there)
     expect(here.get_by_role("button", name="Start the encounter")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     expect(here.get_by_role("button", name="Bring it back")).to_have_count(0)
+    # the fight it showed did not vanish unexplained: said where it was, in view
+    gone = here.locator(".rollbook-encounter__ended")
+    expect(gone).to_have_text("The encounter shown here was ended in another tab, or replaced by an import.")
+    expect(gone).to_be_in_viewport()
     there.get_by_role("button", name="Bring it back").click()
     expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert kept_fight(there) == started

@@ -79,7 +79,8 @@ export function startView(t) {
   const blamed = START_CHOICES[s.rules].some((c) => problem.of(c.name));
   return html`
     ${t.ended ? html`<div class="rollbook-row rollbook-encounter__ended"><p class="rollbook-done">Encounter ended.</p>
-      <button type="button" class="md-button" @click=${() => t.bringBack()}>Bring it back</button></div>` : nothing}
+      <button type="button" class="md-button" @click=${() => t.bringBack()}>Bring it back</button></div>`
+      : t.endedElsewhere ? html`<p class="rollbook-done rollbook-encounter__ended">${t.endedElsewhere}</p>` : nothing}
     <form class="rollbook-encounter__start" @submit=${(e) => begin(t, e)}>
       <h2>Start an encounter</h2>
       ${t.seed !== null ? html`<p class="rollbook-answer__shared">Seeded (seed ${t.seed}): the same steps roll the same dice on any device.</p>` : nothing}

@@ -44,6 +44,8 @@ class EncounterTracker extends RollbookElement {
     this.busy = false;
     this.ended = null; // after "End encounter": the function that brings it back
     this.endedFight = null; // and the encounter it ended
+    this.ending = false; // this tab's End under way: the fight it hears gone is its own doing
+    this.endedElsewhere = null; // the words said when the fight shown went by no doing of this tab's (another tab's End, an import)
     this.start = startValues();
     this.add = { ...ADD_BLANK };
     this.edits = {}; // id -> the combatant's edit form values
@@ -94,6 +96,14 @@ class EncounterTracker extends RollbookElement {
     // ended cannot come back over it, and once that one is ended too, this tab's Bring it back
     // would have brought back an older fight than the one just ended (property seed 932855).
     if (fight && this.ended) [this.ended, this.endedFight] = [null, null];
+    // The fight this tab showed went, and not by its own End: said where the fight was, so it
+    // never vanishes from under the GM's thumb unexplained.
+    if (!fight && this.seen !== null && !this.ending && !this.ended) {
+      this.endedElsewhere = GONE_ELSEWHERE;
+      this.said = GONE_ELSEWHERE;
+      this.showAnswer(".rollbook-encounter__ended"); // (the fight it replaces was where the eyes were)
+    }
+    if (fight) this.endedElsewhere = null;
     this.update();
     if (!fight || this.shownAt === fight.updated) return;
     // Changed elsewhere (Undo, an import, another tab, a reload): the last step shown is not this one's.
@@ -366,8 +376,14 @@ class EncounterTracker extends RollbookElement {
         return;
       }
       if (seen !== null && fight.updated !== seen) return this.#notEnded();
-      const back = kept.clearEncounter(fight);
-      await kept.settled(); // settled across tabs: a write of the same instant may have come first
+      this.ending = true;
+      let back;
+      try {
+        back = kept.clearEncounter(fight);
+        await kept.settled(); // settled across tabs: a write of the same instant may have come first
+      } finally {
+        this.ending = false;
+      }
       if (kept.encounter) return this.#notEnded();
       this.endedFight = fight; // to tell, on Bring it back, whether it is this one that came back
       this.ended = back;
@@ -487,6 +503,7 @@ const NOT_DONE_UPDATED = "Not done: Rollbook was updated on the site while this 
 const NOT_ENDED = "Not ended: another tab has kept a step on this encounter, or started another, since End was tapped; "
   + "it is the one shown here. End the encounter again to end it.";
 const NOT_KEPT_ENDED = "Not kept: the encounter was ended in another tab before this step reached it; that tab's Bring it back brings it back.";
+const GONE_ELSEWHERE = "The encounter shown here was ended in another tab, or replaced by an import.";
 const NOT_BROUGHT_BACK = "Not brought back: another tab has kept an encounter since this one was ended, and it is the one shown here; "
   + "the ended one was not put over it.";
 
