@@ -25,9 +25,9 @@ export const kept = new KeptStore(localStorageOrNull(), undefined, { locks: lock
 globalThis.addEventListener?.("storage", (event) => {
   if (event.key === kept.key) kept.reload();
 });
-// A page thawed from the back/forward cache may have missed those while it was frozen (the
-// standard sends a storage event only to a page that is shown; Chromium keeps them for the thaw):
-// what is kept now is read again.
+// A page thawed from the back/forward cache may have missed those while it was frozen (a browser
+// need not send a frozen page storage events; Chromium keeps them for the thaw): what is kept now
+// is read again.
 globalThis.addEventListener?.("pageshow", (event) => {
   if (event.persisted) kept.reload();
 });

@@ -4,6 +4,7 @@ says it was not brought back and shows the other tab's, which is kept as it was,
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -35,13 +36,7 @@ def test_bring_it_back_tapped_as_the_other_tabs_encounter_arrives_says_not_broug
     """The tap lands in the frame after this tab heard of the other tab's new encounter, before it
     is drawn: the page said "Encounter brought back." while the other tab's encounter stayed."""
     here, there = phone.new_page(), phone.new_page()
-    errors = watch_errors(here)
-    open_fight(here, base_url, a_fight())
-    end(here)
-    there.goto(base_url + "tools/encounter/")
-    there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
-    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-    started = kept_fight(there)
+    errors, started = ended_here_then_started_there(here, there, base_url)
     here.wait_for_function("(key) => JSON.parse(localStorage.getItem(key)).encounter !== null", arg=KEY)
     here.wait_for_timeout(300)  # its storage event handled
     here.evaluate("() => document.querySelector('rollbook-encounter').bringBack()")
@@ -58,13 +53,7 @@ def test_bring_it_back_goes_once_another_encounter_is_kept_so_an_older_fight_nev
     brought back its own older fight, not the one just ended (property seed 932855): it goes as
     soon as another encounter is kept, and only the tab that ended the last one brings it back."""
     here, there = phone.new_page(), phone.new_page()
-    errors = watch_errors(here)
-    open_fight(here, base_url, a_fight())
-    end(here)
-    there.goto(base_url + "tools/encounter/")
-    there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
-    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
-    started = kept_fight(there)
+    errors, started = ended_here_then_started_there(here, there, base_url)
     expect(here.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     end(there)
     expect(here.get_by_role("button", name="Start the encounter")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -80,8 +69,20 @@ def test_bring_it_back_goes_once_another_encounter_is_kept_so_an_older_fight_nev
     assert errors == []
 
 
+def ended_here_then_started_there(here: Any, there: Any, base_url: str) -> tuple[list[str], dict[str, Any]]:
+    """A fight ended in `here`, then another started in `there`: `here`'s page errors from the
+    start, and the fight kept."""
+    errors = watch_errors(here)
+    open_fight(here, base_url, a_fight())
+    end(here)
+    there.goto(base_url + "tools/encounter/")
+    there.locator("rollbook-encounter").get_by_role("button", name="Start the encounter").click()
+    expect(there.locator("rollbook-encounter").get_by_role("heading", name="Before the first round")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    return errors, kept_fight(there)
+
+
 def end(page) -> None:
-    page.get_by_text("Rulings and ending the encounter").click()
+    page.locator("rollbook-encounter").get_by_text("Rulings and ending the encounter").click()  # (the page's text names it too)
     page.get_by_role("button", name="End the encounter").click()
     expect(page.get_by_role("button", name="Bring it back")).to_be_visible()
 
@@ -89,8 +90,7 @@ def end(page) -> None:
 def test_bring_it_back_with_no_other_encounter_kept_brings_it_back(phone, base_url: str) -> None:
     here = phone.new_page()
     open_fight(here, base_url, a_fight())
-    here.get_by_text("Rulings and ending the encounter").click()
-    here.get_by_role("button", name="End the encounter").click()
+    end(here)
     here.get_by_role("button", name="Bring it back").click()
     expect(here.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
     expect(here.locator(".rollbook-problem")).to_have_count(0)

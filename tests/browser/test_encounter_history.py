@@ -32,6 +32,21 @@ def a_fight() -> dict[str, Any]:
     return {"current": enc, "undo": [], "full": {}, "seed": SEED, "updated": "2026-12-01T00:00:00.000Z"}
 
 
+# Each showing of a page: false when loaded, true when thawed from the back/forward cache.
+SHOWS = "addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });"
+
+
+def why_not_cached(page: Page) -> list[list[str]]:
+    """Chromium's reasons, as it gives them, each time a history step loaded `page` again where it
+    could have thawed it (filled in as they come)."""
+    reasons: list[list[str]] = []
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.on("Page.backForwardCacheNotUsed", lambda event: reasons.append(
+        [why["reason"] for why in event["notRestoredExplanations"]]))
+    return reasons
+
+
 def ready(page: Page) -> None:
     expect(page.locator(".rollbook-encounter__next")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
@@ -62,7 +77,8 @@ def shown_and_kept(page: Page, fight: dict[str, Any]) -> int:
 def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(request: pytest.FixtureRequest, base_url: str,
                                                                             how: str, forward: str) -> None:
     page = request.getfixturevalue("bfcache_phone" if how == "back/forward cache" else "phone").new_page()
-    page.add_init_script("addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });")
+    page.add_init_script(SHOWS)
+    not_cached = why_not_cached(page) if how == "back/forward cache" else []
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     fight = a_fight()
@@ -94,7 +110,13 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(req
     page.wait_for_url("**/tools/encounter/", wait_until="commit", timeout=ENGINE_TIMEOUT_MS)
     ready(page)
     if how == "back/forward cache":  # thawed mid-step, not loaded again (the first show was the load)
-        assert page.evaluate("window.rollbookShows") == [False, True]
+        shows = page.evaluate("window.rollbookShows")
+        # The step's answer can reach the frozen page (its worker's message), or Forward come while
+        # it is still being frozen: Chromium then drops it from the cache and loads it again, saying
+        # why (seen: 'JavaScriptExecution', 'NavigationCancelledWhileRestoring', in about 1 run of 5):
+        # the page load's case, checked below all the same. Otherwise it is thawed mid-step.
+        evicted = shows == [False] and bool(not_cached)
+        assert evicted or shows == [False, True], f"loaded again, not thawed: {not_cached}"
     page.wait_for_timeout(1500)  # a step still on its way is kept or not by now
     steps = shown_and_kept(page, fight)
     assert steps in (0, 1)
@@ -110,8 +132,8 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(req
     assert errors == []
 
 
-# A browser that sends a page no storage event while it is frozen, as the standard has it (Chromium
-# keeps them for the thaw): here the first tab hears none at all.
+# A browser that sends a frozen page no storage event (Chromium keeps them for the thaw; another
+# browser need not): here the first tab hears none at all.
 DEAF = "addEventListener('storage', (event) => event.stopImmediatePropagation(), true);"
 
 
@@ -122,8 +144,8 @@ def test_a_page_thawed_from_the_back_forward_cache_shows_the_step_another_tab_ke
     # its next tap must step on from that, not from the fight it showed when it froze.
     fight = a_fight()
     first = bfcache_phone.new_page()
-    first.add_init_script("addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });"
-                          + (DEAF if events == "none while frozen" else ""))
+    first.add_init_script(SHOWS + (DEAF if events == "none while frozen" else ""))
+    not_cached = why_not_cached(first)
     first.goto(base_url + "tools/")
     first.evaluate("([key, fight]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: fight}))", [KEPT, fight])
     first.goto(base_url + "tools/encounter/")
@@ -135,7 +157,7 @@ def test_a_page_thawed_from_the_back_forward_cache_shows_the_step_another_tab_ke
     second.locator(".rollbook-encounter__next").click()
     expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
     first.go_forward(wait_until="commit")
-    assert first.evaluate("window.rollbookShows") == [False, True]  # thawed, not loaded again
+    assert first.evaluate("window.rollbookShows") == [False, True], f"loaded again, not thawed: {not_cached}"
     expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)")
     assert shown_and_kept(first, fight) == 1
     first.locator(".rollbook-encounter__next").click()

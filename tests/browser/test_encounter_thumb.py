@@ -238,15 +238,21 @@ def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_qu
     assert thumb.taps <= 26 and thumb.fields <= 2 and thumb.read == 0, (setup, rounds, thumb.fields, thumb.read)
 
 
-def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/?seed=5")
+def three_typical_foes(page: Page, url: str) -> Locator:
+    """An encounter started at `url` with three typical foes added (three steps): its tracker."""
+    page.goto(url)
     widget = page.locator("rollbook-encounter")
     widget.get_by_role("button", name="Start the encounter").click()
     quick = widget.get_by_role("list", name="Add in one tap")
     for n in (1, 2, 3):
         quick.get_by_role("button", name="A typical foe").click()
         steps_done(widget, n)
+    return widget
+
+
+def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: str) -> None:
+    page = phone.new_page()
+    widget = three_typical_foes(page, base_url + "tools/encounter/?seed=5")
     widget.locator(".rollbook-encounter__next").click()
     steps_done(widget, 4)
     first = kept_encounter(page)["current"]
@@ -272,13 +278,7 @@ def test_end_shows_encounter_ended_and_bring_it_back_where_the_thumb_is(phone, b
     its place is shorter, and "Encounter ended." with Bring it back (a slip undone in one tap) was
     left 170 px above the screen."""
     page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    widget = page.locator("rollbook-encounter")
-    widget.get_by_role("button", name="Start the encounter").click()
-    quick = widget.get_by_role("list", name="Add in one tap")
-    for n in (1, 2, 3):
-        quick.get_by_role("button", name="A typical foe").click()
-        steps_done(widget, n)
+    widget = three_typical_foes(page, base_url + "tools/encounter/")
     widget.get_by_text("Rulings and ending the encounter").click()
     end = widget.get_by_role("button", name="End the encounter")
     end.scroll_into_view_if_needed()

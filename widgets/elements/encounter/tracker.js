@@ -99,8 +99,8 @@ class EncounterTracker extends RollbookElement {
     // The fight this tab showed went, and not by its own End: said where the fight was, so it
     // never vanishes from under the GM's thumb unexplained.
     if (!fight && this.seen !== null && !this.ending && !this.ended) {
-      this.endedElsewhere = GONE_ELSEWHERE;
-      this.said = GONE_ELSEWHERE;
+      this.endedElsewhere = ENDED_ELSEWHERE;
+      this.said = ENDED_ELSEWHERE;
       this.showAnswer(".rollbook-encounter__ended"); // (the fight it replaces was where the eyes were)
     }
     if (fight) this.endedElsewhere = null;
@@ -503,7 +503,7 @@ const NOT_DONE_UPDATED = "Not done: Rollbook was updated on the site while this 
 const NOT_ENDED = "Not ended: another tab has kept a step on this encounter, or started another, since End was tapped; "
   + "it is the one shown here. End the encounter again to end it.";
 const NOT_KEPT_ENDED = "Not kept: the encounter was ended in another tab before this step reached it; that tab's Bring it back brings it back.";
-const GONE_ELSEWHERE = "The encounter shown here was ended in another tab, or replaced by an import.";
+const ENDED_ELSEWHERE = "The encounter shown here was ended in another tab, or replaced by an import.";
 const NOT_BROUGHT_BACK = "Not brought back: another tab has kept an encounter since this one was ended, and it is the one shown here; "
   + "the ended one was not put over it.";
 
