@@ -34,6 +34,9 @@ def a_fight() -> dict[str, Any]:
 
 # Each showing of a page: false when loaded, true when thawed from the back/forward cache.
 SHOWS = "addEventListener('pageshow', (event) => { (window.rollbookShows ??= []).push(event.persisted); });"
+# Back in view after a history step: loaded again (the mark gone with the old document) or thawed
+# (shown a second time); evaluated before that, a thawed page still reads [false].
+SHOWN_AGAIN = "() => !window.rollbookLeft || window.rollbookShows?.length > 1"
 
 
 def why_not_cached(page: Page) -> list[list[str]]:
@@ -98,7 +101,7 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(req
     assert shown_and_kept(page, fight) == 0
 
     try:  # the tap and Back in one task; from the browser's cache, Back can leave before the answer to this
-        page.evaluate("() => { document.querySelector('.rollbook-encounter__next').click(); history.back(); }")
+        page.evaluate("() => { window.rollbookLeft = true; document.querySelector('.rollbook-encounter__next').click(); history.back(); }")
     except PlaywrightError as error:
         if "Execution context was destroyed" not in str(error):
             raise
@@ -108,13 +111,15 @@ def test_back_and_forward_in_the_middle_of_a_step_keep_it_once_or_not_at_all(req
     arrived = "commit" if how == "back/forward cache" else "load"
     page.wait_for_url(lambda url: not url.endswith("/encounter/"), wait_until=arrived, timeout=ENGINE_TIMEOUT_MS)
     if how == "back/forward cache":
-        page.wait_for_function("() => window.rollbookShows?.length > 0", timeout=ENGINE_TIMEOUT_MS)
+        page.wait_for_function("() => !location.pathname.endsWith('/encounter/') && window.rollbookShows?.length > 0",
+                               timeout=ENGINE_TIMEOUT_MS)
     if forward == "after the answer":
         page.wait_for_timeout(1500)  # the step's answer, had it gone on, has come by now
     page.go_forward(wait_until=arrived)
     page.wait_for_url("**/tools/encounter/", wait_until=arrived, timeout=ENGINE_TIMEOUT_MS)
     ready(page)
     if how == "back/forward cache":  # thawed mid-step, not loaded again (the first show was the load)
+        page.wait_for_function(SHOWN_AGAIN, timeout=ENGINE_TIMEOUT_MS)
         shows = page.evaluate("window.rollbookShows")
         # The step's answer can reach the frozen page (its worker's message), or Forward come while
         # it is still being frozen: Chromium then drops it from the cache and loads it again, saying
@@ -155,6 +160,7 @@ def test_a_page_thawed_from_the_back_forward_cache_shows_the_step_another_tab_ke
     first.evaluate("([key, fight]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: fight}))", [KEPT, fight])
     first.goto(base_url + "tools/encounter/")
     ready(first)
+    first.evaluate("window.rollbookLeft = true")
     first.go_back(wait_until="commit")
     second = bfcache_phone.new_page()
     second.goto(base_url + "tools/encounter/")
@@ -162,6 +168,7 @@ def test_a_page_thawed_from_the_back_forward_cache_shows_the_step_another_tab_ke
     second.locator(".rollbook-encounter__next").click()
     expect(second.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)", timeout=ENGINE_TIMEOUT_MS)
     first.go_forward(wait_until="commit")
+    first.wait_for_function(SHOWN_AGAIN, timeout=ENGINE_TIMEOUT_MS)
     assert first.evaluate("window.rollbookShows") == [False, True], f"loaded again, not thawed: {not_cached}"
     expect(first.locator(".rollbook-encounter__undo")).to_have_text("Undo (1)")
     assert shown_and_kept(first, fight) == 1
