@@ -123,6 +123,11 @@ def phone(returning_phone: Any, base_url: str, outside: Outside) -> Iterator[Any
 def fresh_phone(browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
     """A fresh phone context (own storage, nothing cached: a first visit); fails the test if any
     request left 127.0.0.1."""
+    yield from a_fresh_phone_of(browser, base_url, outside)
+
+
+def a_fresh_phone_of(browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
+    """A fresh phone context of `browser`, closed after the test, which fails if any request left 127.0.0.1."""
     context = phone_context(browser, base_url, outside)
     yield context
     context.close()
@@ -143,7 +148,4 @@ def bfcache_browser(playwright: Any) -> Iterator[object]:
 @pytest.fixture
 def bfcache_phone(bfcache_browser: Any, base_url: str, outside: Outside) -> Iterator[Any]:
     """A fresh phone context whose pages the back/forward cache keeps (see bfcache_browser)."""
-    context = phone_context(bfcache_browser, base_url, outside)
-    yield context
-    context.close()
-    assert outside.urls == [], f"requests left the site: {outside.urls}"
+    yield from a_fresh_phone_of(bfcache_browser, base_url, outside)
