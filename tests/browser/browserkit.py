@@ -308,6 +308,22 @@ def service_worker_ready(page: Any) -> None:
     raise AssertionError("the service worker never took this page")
 
 
+# What the site's scripts say in the article (each outermost rollbook-* element, notices drawn in
+# it included, and the notices drawn in the page's flow), not the page's prose: a check that they
+# do not say a phrase ("not kept", "Retry") cannot then fail because the rules text says it (a
+# paragraph on tools/encounter/ did, 2026-12-06).
+WIDGETS_TEXT = """() => {
+  const ours = (el) => el.localName.startsWith("rollbook-") || el.classList.contains("rollbook-notice");
+  const outermost = (el) => { for (let up = el.parentElement; up; up = up.parentElement) if (ours(up)) return false; return true; };
+  return [...document.querySelectorAll("article *")].filter((el) => ours(el) && outermost(el)).map((el) => el.innerText).join("\\n");
+}"""
+
+
+def widgets_text(page: Any) -> str:
+    """What the site's scripts say in the article now (see WIDGETS_TEXT)."""
+    return page.evaluate(WIDGETS_TEXT)
+
+
 def watch_errors(page: Any) -> list[str]:
     """The page's uncaught errors from now on (each one a test's failure to report)."""
     errors: list[str] = []

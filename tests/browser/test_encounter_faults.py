@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, open_fight, phone_context, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, open_fight, phone_context, watch_errors, widgets_text
 from kit.kept import KEPT, a_fight, kept_fight
 from vocabulary import engine_words
 
@@ -88,7 +88,7 @@ def test_the_encounter_runs_and_keeps_its_steps_without_indexeddb_or_web_locks(b
         expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
         page.reload()
         expect(page.locator(".rollbook-encounter__undo")).to_have_text("Undo (2)", timeout=ENGINE_TIMEOUT_MS)
-        text = page.locator("article").inner_text()
+        text = widgets_text(page)
         assert "did not load" not in text and "not kept" not in text, text[:400]
         assert len(kept_fight(page)["undo"]) == 2
         assert errors == []

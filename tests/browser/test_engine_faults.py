@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, axe_violations, phone_context, widgets_text
 from kit.kept import read_kept
 from vocabulary import engine_words
 
@@ -206,7 +206,7 @@ def test_an_engine_a_deploy_replaced_says_reload_in_every_answer_and_the_status_
         expect(output).to_contain_text("Rollbook was updated on the site while this page was open: reload the page to go on",
                                        timeout=20_000)
         assert page.evaluate("__states.at(-1)") == "failed: " + UPDATED
-        text = page.locator("article").inner_text()
+        text = widgets_text(page)
         assert "Check the connection" not in text and "Retry" not in text and "check the connection" not in text
         said = output.inner_text()
         assert engine_words(said) == [], engine_words(said)

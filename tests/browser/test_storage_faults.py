@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, encounter_quiet, open_fight, phone_context, watch_errors
+from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, encounter_quiet, open_fight, phone_context, watch_errors, widgets_text
 from kit.kept import KEPT as KEY, a_fight, keep_an_encounter, kept_fight
 from vocabulary import engine_words
 
@@ -68,7 +68,7 @@ def test_blocked_storage_is_said_once_on_every_page_and_nothing_is_called_kept(b
     said = page.locator("#rollbook-character-notice")
     expect(said).to_contain_text("Brakka was not kept in this browser")
     expect(said).to_contain_text("Export to a file keeps it")
-    assert "is kept in this browser" not in page.locator("article").inner_text()
+    assert "is kept in this browser" not in widgets_text(page)
     expect(page.locator("rollbook-kept")).to_contain_text("On this page, not kept in this browser: 0 rolls, 1 character")
     assert engine_words(page.locator("article").inner_text()) == []
     assert axe_violations(page, within=["rollbook-character", "rollbook-kept"]) == []
@@ -103,8 +103,8 @@ def test_blocked_storage_an_import_is_on_the_page_for_the_visit_and_said_not_kep
     # said once, next to the tap: the notice above it does not say it again, nor offer a second Export
     expect(page.locator(".rollbook-kept-notice")).to_have_count(0)
     expect(page.locator("rollbook-kept").get_by_role("button", name="Export to a file")).to_have_count(1)
-    assert page.locator("article").inner_text().count("does not let this site keep anything") == 1
-    assert "is kept in this browser" not in page.locator("article").inner_text()
+    assert widgets_text(page).count("does not let this site keep anything") == 1
+    assert "is kept in this browser" not in widgets_text(page)
     assert engine_words(page.locator("rollbook-kept").inner_text()) == []
     assert axe_violations(page, within=["rollbook-kept"]) == []
     for scheme in ("light", "dark"):
