@@ -310,6 +310,41 @@ def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_bu
     expect(card.get_by_role("button", name="Defense action")).to_be_visible()  # what is still open is offered
 
 
+def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(phone, base_url: str) -> None:
+    """OpenCore's Fumble Chart, 81-90: "falls over - opponent gets an immediate extra attack". Buck
+    fumbles on his own turn: the Orc's card (not the one acting) offers its extra attack in one tap,
+    draws the answer there, in view, and offers it no more; Buck's turn goes on."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    for name, side in (("Buck", "players"), ("Orc", "orcs")):
+        enc = engine("encounter add", encounter=enc, name=name, side=side, typical=True)["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
+    fumbled = engine("encounter attack", encounter=enc, attacker="p1", target="o1", attack_roll=3,
+                     attacker_fumble_roll=85, defense_roll=50, seed=1)
+    assert "falls over" in fumbled["text"].lower()
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": fumbled["encounter"], "undo": [], "full": {}, "seed": 7, "updated": now}})
+    orc = page.locator("rollbook-encounter li[data-id='o1']")
+    extra = orc.get_by_role("button", name="Extra attack on Buck")
+    expect(extra).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(orc).to_have_attribute("aria-current", "false")  # out of turn
+    expect(page.locator("rollbook-encounter .rollbook-encounter__extra-attack")).to_have_count(1)  # Buck has none
+    thumb = Thumb(page)
+    before = logged(page)
+    thumb.tap(extra)
+    step_kept(page, before)
+    answer = thumb.reads(orc.locator("[data-step-answer]"))
+    assert "Buck" in answer and thumb.read == 0 and thumb.taps == 1, f"{answer!r}: {thumb.read} px to scroll to read it"
+    expect(extra).to_have_count(0)  # used
+    kept = kept_encounter(page)["current"]
+    assert any(entry["text"].startswith("Orc attacks Buck (extra attack)") for entry in kept["log"])
+    orc_kept = next(c for c in kept["combatants"] if c["id"] == "o1")
+    assert not any(e["kind"] == "extra-attack" for e in orc_kept["effects"]) and not orc_kept["acted"]
+    expect(page.locator("rollbook-encounter li[aria-current='true']")).to_have_attribute("data-id", "p1")
+    steps_done(page.locator("rollbook-encounter"), 1)
+
+
 def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:
     held: list[Any] = []
     fresh_phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way

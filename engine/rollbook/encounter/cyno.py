@@ -87,6 +87,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
             "actions_left": c["actions_left"],
             "damage_lost": lost, "strike_penalty": sum(m.modifier for m in cyno.strike_modifiers(damage_lost=lost)),
             "can_attack": not down(c) and c["actions_left"] > 0, "attack_refused": attack_refused(c),
+            "extra_attacks": [],  # (OpenCore's fumble gives one; Cyno's rules none)
             "effects": [turns.describe(enc, e) for e in c["effects"]]}
 
 

@@ -139,6 +139,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
             "can_defend": not out, "defense_modifier": defense,
             # on its turn: why the page offers no Attack (or no Defense and Bide), in a refusal's words
             "attack_refused": attack_refused(enc, c), "action_refused": action_refused(enc, c),
+            "extra_attacks": extra_attacks(enc, c),
             "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
             "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
             "effects": [turns.describe(enc, e) for e in c["effects"]]}
@@ -339,6 +340,17 @@ def action_refused(enc: Encounter, c: Combatant) -> str | None:
 def attack_refused(enc: Encounter, c: Combatant) -> str | None:
     """Why ``c`` cannot attack on its turn now, or None (an extra attack from a fumble aside)."""
     return action_refused(enc, c) or _stunned(c)
+
+
+def extra_attacks(enc: Encounter, c: Combatant) -> list[str]:
+    """Whom ``c`` may attack now, out of its turn, with a fumble's extra attack (the ids, as the
+    page offers them): none while it is out or stunned, none against one gone or dead; what
+    ``attack`` would refuse is not offered."""
+    if _out(enc, c) or stunned(c):
+        return []
+    others = {o["id"]: o for o in enc["combatants"] if o is not c}
+    return [e["against"] for e in c["effects"]
+            if e["kind"] == "extra-attack" and e["against"] in others and targetable(enc, others[e["against"]])]
 
 
 def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,

@@ -185,6 +185,23 @@ def test_fumbles_become_the_charts_effects(seed):
         assert "(extra attack)" in extra["text"]
 
 
+def test_a_fumbles_extra_attack_is_offered_out_of_turn_until_used_and_only_while_it_can_be_made():
+    # "Attacker/defender falls over - opponent gets an immediate extra attack": Orc may attack Buck on
+    # Buck's turn; the page offers what the status lists (none while stunned, out, or Buck dead).
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    assert status(enc, "o1")["extra_attacks"] == []
+    enc = step(enc, "attack", attacker="p1", target="o1", attack_roll=3, attacker_fumble_roll=85, defense_roll=50, seed=1)
+    assert status(enc, "o1")["extra_attacks"] == ["p1"] and status(enc, "p1")["extra_attacks"] == []
+    stunned = step(enc, "effect", who="o1", kind="stun", rounds=1)
+    assert status(stunned, "o1")["extra_attacks"] == []
+    assert "stunned" in refused("attack", encounter=stunned, attacker="o1", target="p1")
+    dead = step(enc, "damage", target="p1", amount=200, critical_type="impact", critical_roll=1)
+    assert status(dead, "p1")["state"] == "dead" and status(dead, "o1")["extra_attacks"] == []
+    used = call("attack", encounter=enc, attacker="o1", target="p1", attack_roll=50, defense_roll=50, seed=1)
+    assert "(extra attack)" in used["text"] and status(used["encounter"], "o1")["extra_attacks"] == []
+    assert not who(used["encounter"], "o1")["acted"]  # its own action this round is still to come
+
+
 def test_group_initiative_needs_no_roll_when_one_side_is_left():
     enc = step(opencore_fight(initiative="group"), "damage", target="o1", amount=60, critical_type="impact",
                critical_roll=1)

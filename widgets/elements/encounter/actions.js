@@ -1,6 +1,6 @@
 // The acting combatant's actions: the target, one-tap attack (OpenCore) or strike (Cyno, with its
-// declared defense and strike options), Defense and Bide, holding back; and the chain of an
-// attack or strike from its event's detail.
+// declared defense and strike options), Defense and Bide, holding back; a fumble's extra attack,
+// out of turn; and the chain of an attack or strike from its event's detail.
 
 import { html, nothing } from "../../element.js";
 import { choiceOptions } from "../../choices.js";
@@ -143,6 +143,20 @@ function actionsForm(t, enc, c, attackRefused, here) {
       <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves`, form })}>Hold back until ${target.name} moves</button>
     </div>` : html`<div class="rollbook-row">${ocActions(t, c, form)}</div>`}
   </div>`;
+}
+
+/** A fumble's extra attack ("opponent gets an immediate extra attack": OpenCore), made out of
+ *  turn: a button for each combatant the engine's status says it may be made against now. On the
+ *  acting card, its actions hold the answer and any refusal; on another card, this part does. */
+export function extraAttacksView(t, enc, c, active) {
+  const against = (t.status.get(c.id)?.extra_attacks ?? []).map((id) => enc.combatants.find((o) => o.id === id)).filter(Boolean);
+  if (!against.length) return nothing;
+  const buttons = html`<div class="rollbook-row">${against.map((o) => html`
+    <button type="button" class="md-button md-button--primary rollbook-encounter__extra-attack"
+      @click=${() => attack(t, c.id, o.id)}>Extra attack on ${o.name}</button>`)}</div>`;
+  if (active) return buttons;
+  const form = `act-${c.id}`;
+  return html`<div class="rollbook-combatant__act" data-anchor=${form}>${buttons}${t.problemFor(form).line}</div>`;
 }
 
 /** OpenCore's other actions for the round: the Defense action and Bide. */

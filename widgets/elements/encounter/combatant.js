@@ -1,11 +1,12 @@
 // A combatant's card: name and side, the status line, the bars and badges from the engine's
-// status, the actions when it is its turn, and its edits by hand (damage, healing, effects, …).
+// status, the actions when it is its turn (a fumble's extra attack at any time), and its edits by
+// hand (damage, healing, effects, …).
 
 import { html, nothing } from "../../element.js";
 import { COMMANDS, CRITICAL_TYPES as CRITICALS, ENCOUNTER } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
-import { actionsView, DEFENSE } from "./actions.js";
+import { actionsView, DEFENSE, extraAttacksView } from "./actions.js";
 import { addAnother, addArgs, keepAsFoe } from "./add.js";
 import { input, select } from "./fields.js";
 import { answerHere, outcomeLine } from "./log.js";
@@ -100,6 +101,7 @@ export function combatantView(t, fight, c, active) {
     ${badges(status)}
     ${answered ? nothing : acted ? answerHere(t.step, outcome) : outcomeLine(outcome)}
     ${active ? actionsView(t, enc, c) : nothing}
+    ${extraAttacksView(t, enc, c, active)}
     ${editView(t, enc, c, status)}
   </li>`;
 }
