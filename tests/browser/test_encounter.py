@@ -134,7 +134,9 @@ def test_a_seeded_fight_runs_three_rounds_to_a_fallen_combatant_through_a_reload
     detail = next(e["detail"] for e in last["events"] if e.get("detail"))
     chain = widget.locator("dl.rollbook-chain")
     expect(chain).to_contain_text(f"{detail['attack_roll']} → {detail['attack_total']}")
-    expect(chain).to_contain_text(f"({detail['wound']['hp']} left): {detail['wound']['state']}")
+    wound = detail["wound"]
+    lost = wound["to_hp"] + wound["effects"]["extra_damage"]  # (a minus sign, as the attack helper writes it)
+    expect(chain).to_contain_text(f"−{lost} ({wound['hp']} left): {wound['state']}")
     expect(page.locator("[role=status]", has_text="attacks")).to_have_count(1)  # announced
 
     # Every attack is in the roll log, with its seed.

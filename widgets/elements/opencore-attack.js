@@ -8,6 +8,7 @@
 import { choiceOptions } from "../choices.js";
 import { COMMANDS, CRITICAL_TYPES } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+import { taken } from "./wound-words.js";
 
 // A weapon, or each kind of Power "opencore attack" takes, in words.
 const POWER_WORDS = {
@@ -147,11 +148,6 @@ class OpenCoreAttack extends RollbookTool {
     const head = result.attack_total === null ? "Mental Power" : `Attack ${result.attack_total} vs ${result.defense_total ?? "no defense"}`;
     return { label: `${head}: ${outcome}${critical}`, total: result.damage ?? result.attack_total ?? result.effective_power };
   }
-}
-
-/** What armor or Toughness took of a hit and has left: "−5 (3 left)", or "none taken (0 left)", never "−0". */
-function taken(lost, left) {
-  return `${lost ? `−${lost}` : "none taken"} (${left} left)`;
 }
 
 define("rollbook-opencore-attack", OpenCoreAttack);

@@ -2,6 +2,7 @@
 // engine's words), shown where the step was tapped, and the encounter's kept log.
 
 import { html, nothing } from "../../element.js";
+import { taken } from "../wound-words.js";
 
 /** The chain of the step's attack or strike (from its event's detail), or nothing. */
 function chainOf(step) {
@@ -89,7 +90,7 @@ function attackChain(detail) {
     rows.push(["Armor", taken(wound.to_armor, wound.armor)]);
     rows.push(["Toughness", taken(wound.to_toughness, wound.toughness)]);
     const lost = wound.to_hp + wound.effects.extra_damage;
-    rows.push(["HP", lost ? `-${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
+    rows.push(["HP", lost ? `−${lost} (${wound.hp} left): ${wound.state}` : `none lost, ${noLoss(detail)} (${wound.hp} left)`]);
     const crit = wound.critical_hit;
     if (crit) rows.push(["Critical", `${crit.type} ${crit.roll} (${crit.row}): ${crit.effect}`]);
     const e = wound.effects;
@@ -113,11 +114,6 @@ function strikeChain(detail, stepEvents = []) {
   if (defense) rows.push(["Defense", defense.text]);
   for (const e of stepEvents.filter((x) => x.kind === "damage" || x.kind === "parry")) rows.push(["Damage", e.text]);
   return chain(rows);
-}
-
-/** What armor or Toughness took of a hit and has left: "-5 (3 left)", or "none taken (0 left)", never "-0". */
-function taken(lost, left) {
-  return `${lost ? `-${lost}` : "none taken"} (${left} left)`;
 }
 
 function chain(rows) {
