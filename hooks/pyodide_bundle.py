@@ -36,6 +36,7 @@ without MkDocs.
 
 from __future__ import annotations
 
+import argparse
 import fcntl
 import hashlib
 import json
@@ -443,11 +444,13 @@ def _link_or_copy(source: Path, target: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python hooks/pyodide_bundle.py SITE_DIR", file=sys.stderr)
-        return 2
+    # argparse: "--help" is help, not a site folder to bundle into (it made a folder named --help)
+    parser = argparse.ArgumentParser(prog="python hooks/pyodide_bundle.py",
+                                     description="Bundle the engine and its Pyodide into SITE_DIR/pyodide/<hash>/, without MkDocs.")
+    parser.add_argument("site_dir", metavar="SITE_DIR", type=Path, help="the built site's folder (site/)")
+    args = parser.parse_args(argv)
     try:
-        folder = bundle_into(Path(argv[0]))
+        folder = bundle_into(args.site_dir)
     except BundleError as error:
         print(f"pyodide_bundle: {error}", file=sys.stderr)
         return 1

@@ -230,3 +230,22 @@ def test_the_engine_meta_goes_after_the_charset(tmp_path: Path) -> None:
                           '<script async src="../widgets/start.js"></script><title>')
     with pytest.raises(hook.BundleError, match="without <head>"):
         hook.add_engine_meta("<html><body></body></html>", "pyodide/0123456789abcdef/", "")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"]])
+def test_the_command_line_asks_for_help_without_bundling_into_a_folder_named_after_it(
+        argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        hook.main(argv)
+    assert exit_.value.code == 0
+    assert "SITE_DIR" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []  # before, it bundled into ./--help/
+
+
+def test_the_command_line_without_a_site_folder_says_what_to_give(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        hook.main([])
+    assert exit_.value.code == 2 and "SITE_DIR" in capsys.readouterr().err
