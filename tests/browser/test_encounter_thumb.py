@@ -335,7 +335,8 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(p
     thumb.tap(extra)
     step_kept(page, before)
     answer = thumb.reads(orc.locator("[data-step-answer]"))
-    assert "Buck" in answer and thumb.read == 0 and thumb.taps == 1, f"{answer!r}: {thumb.read} px to scroll to read it"
+    assert answer.startswith("Extra attack: ") and "Buck" in answer, answer
+    assert thumb.read == 0 and thumb.taps == 1, f"{thumb.read} px to scroll to read it"
     expect(extra).to_have_count(0)  # used
     kept = kept_encounter(page)["current"]
     assert any(entry["text"].startswith("Orc attacks Buck (extra attack)") for entry in kept["log"])

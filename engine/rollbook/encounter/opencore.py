@@ -302,8 +302,11 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
     """The combatant taking an action now: on its own turn, or with an extra attack (fumble chart).
     Returns it and whether the extra attack is used."""
     c = turns.find(enc, who)
-    extra = against is not None and any(e["kind"] == "extra-attack" and e["against"] == against for e in c["effects"])
     mine = enc["turn"] is not None and enc["order"][enc["turn"]] == who
+    # Ruling opencore-extra-attack: until the round ends; on its own turn the round's action comes
+    # first, then the extra attack (it used to be taken for neither: its holder attacked without end).
+    extra = (against is not None and (not mine or c["acted"])
+             and any(e["kind"] == "extra-attack" and e["against"] == against for e in c["effects"]))
     if not extra:
         turns.not_started(enc, what)
         if not mine:
@@ -314,7 +317,7 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
             raise RollbookError(_acted(c), hint="a character makes a single action per round")
     if _out(enc, c):
         raise RollbookError(_out(enc, c) or "")
-    return c, extra and not mine
+    return c, extra
 
 
 def _acted(c: Combatant) -> str:
@@ -348,6 +351,8 @@ def extra_attacks(enc: Encounter, c: Combatant) -> list[str]:
     ``attack`` would refuse is not offered."""
     if _out(enc, c) or stunned(c):
         return []
+    if turns.current(enc) is c and not c["acted"]:
+        return []  # its turn's own attack comes first (see _acting)
     others = {o["id"]: o for o in enc["combatants"] if o is not c}
     return [e["against"] for e in c["effects"]
             if e["kind"] == "extra-attack" and e["against"] in others and targetable(enc, others[e["against"]])]

@@ -199,7 +199,25 @@ def test_a_fumbles_extra_attack_is_offered_out_of_turn_until_used_and_only_while
     assert status(dead, "p1")["state"] == "dead" and status(dead, "o1")["extra_attacks"] == []
     used = call("attack", encounter=enc, attacker="o1", target="p1", attack_roll=50, defense_roll=50, seed=1)
     assert "(extra attack)" in used["text"] and status(used["encounter"], "o1")["extra_attacks"] == []
+    # the Orc's card says what it made, not that an effect "ended"
+    orc_line = next(o["text"] for o in used["outcomes"] if o["id"] == "o1")
+    assert orc_line.startswith("Extra attack: ") and "ended" not in orc_line, orc_line
     assert not who(used["encounter"], "o1")["acted"]  # its own action this round is still to come
+
+
+def test_on_its_own_turn_the_holder_of_an_extra_attack_attacks_twice_then_is_refused():
+    # The round's action first, then the extra attack (a second attack was taken for neither, and the
+    # Orc attacked Buck without end on its own turn).
+    enc = turn_of(opencore_fight(), "p1", p1=20, o1=1)
+    enc = step(enc, "attack", attacker="p1", target="o1", attack_roll=3, attacker_fumble_roll=85, defense_roll=50, seed=1)
+    enc = step(enc, "next", seed=1)
+    assert status(enc, "o1")["extra_attacks"] == []  # on its turn, its own attack is offered first
+    first = call("attack", encounter=enc, attacker="o1", target="p1", attack_roll=50, defense_roll=60, seed=1)
+    assert "(extra attack)" not in first["text"] and who(first["encounter"], "o1")["acted"]
+    assert status(first["encounter"], "o1")["extra_attacks"] == ["p1"]
+    second = call("attack", encounter=first["encounter"], attacker="o1", target="p1", attack_roll=50, defense_roll=60, seed=2)
+    assert "(extra attack)" in second["text"] and status(second["encounter"], "o1")["extra_attacks"] == []
+    assert "single action per round" in refused("attack", encounter=second["encounter"], attacker="o1", target="p1")
 
 
 def test_group_initiative_needs_no_roll_when_one_side_is_left():
