@@ -482,6 +482,9 @@ def test_exact_odds_with_chances_of_hundreds_of_digits_draw_every_bar_and_never_
     expect(chance).to_contain_text(f"At least {expected['max']}: ", timeout=ENGINE_TIMEOUT_MS)
     odds = page.locator(".rollbook-odds").inner_text()
     assert "NaN" not in odds and "Infinity" not in odds and engine_words(odds) == []
+    # a tiny chance in a reader's notation ("1.2 × 10⁻³¹⁰%"), not JavaScript's ("1.2e-310%")
+    assert not re.search(r"\de[-+]?\d", odds), re.findall(r"\S*\de[-+]?\d\S*", odds)[:3]
+    assert "\u202f×\u202f10⁻" in odds  # (held on one line)
     assert errors == []
 
 

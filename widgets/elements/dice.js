@@ -83,7 +83,17 @@ export function barLength(p, peak) {
 export function percent(fraction) {
   const value = fractionValue(fraction) * 100;
   if (value === 0 || value === 100) return `${value}%`;
-  return `${value < 0.01 ? value.toPrecision(2) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
+  return `${value < 0.01 ? powerOfTen(value.toPrecision(2)) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
+}
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/** A number as JavaScript writes a tiny one, "9.2e-11", in the notation a reader learnt at
+ *  school, "9.2 × 10⁻¹¹" (a rare total's chance, the tail an open-ended chain leaves out), held
+ *  on one line (narrow no-break spaces: a narrow table cell split it after the ×). */
+function powerOfTen(text) {
+  const [mantissa, exponent] = text.split("e");
+  return exponent === undefined ? text : `${mantissa}\u202f×\u202f10${[...exponent.replace("+", "")].map((c) => SUPERSCRIPT[c]).join("")}`;
 }
 
 /** A chance as a percentage and, when it is not a whole certainty, the engine's exact fraction:
