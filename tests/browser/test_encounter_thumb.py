@@ -346,6 +346,30 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(p
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
+def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(phone, base_url: str) -> None:
+    """Fumble chart, "drops weapon": until it is picked up the fists are what is left. The engine
+    refuses an attack that names no weapon then, and the card's Attack named none: every tap said
+    "Buck has dropped its weapon ... or attack Hand to Hand", which no button on the page could do."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon="Sword")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
+    enc = engine("encounter effect", encounter=enc, who="p1", kind="dropped-weapon")["encounter"]
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
+    buck = page.locator("rollbook-encounter li[data-id='p1']")
+    attack = buck.locator(".rollbook-encounter__attack")
+    expect(attack).to_have_text("Attack Orc (Hand to Hand)", timeout=ENGINE_TIMEOUT_MS)
+    before = logged(page)
+    attack.click()
+    step_kept(page, before)
+    expect(page.locator("rollbook-encounter .rollbook-problem")).to_have_count(0)
+    assert any(entry["text"].startswith("Buck attacks Orc") for entry in kept_encounter(page)["current"]["log"])
+    steps_done(page.locator("rollbook-encounter"), 1)
+
+
 def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:
     held: list[Any] = []
     fresh_phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way

@@ -140,6 +140,7 @@ def status(enc: Encounter, c: Combatant) -> dict[str, Any]:
             # on its turn: why the page offers no Attack (or no Defense and Bide), in a refusal's words
             "attack_refused": attack_refused(enc, c), "action_refused": action_refused(enc, c),
             "extra_attacks": extra_attacks(enc, c),
+            "wielded": wielded(c),  # what the page attacks with: Hand to Hand once the weapon is dropped
             "skill_penalty": sum(e["skill_penalty"] for e in c["effects"] if e["kind"] == "location"),
             "armor_useless": c["armor_name"] is not None and c["armor"] == 0,
             "effects": [turns.describe(enc, e) for e in c["effects"]]}

@@ -294,6 +294,7 @@ def test_a_dropped_weapon_leaves_fists():
     assert "has dropped its weapon" in refused("attack", encounter=enc, attacker="p1", target="o1", attack_roll=50,
                                            defense_roll=50)
     assert status(enc, "p1")["can_attack"] is True
+    assert status(enc, "p1")["wielded"] == "Hand to Hand" and status(enc, "o1")["wielded"] == who(enc, "o1")["weapon"]
     fists = call("attack", encounter=enc, attacker="p1", target="o1", weapon="Hand to Hand", attack_roll=50,
                  defense_roll=10, seed=1)
     assert fists["events"][0]["detail"]["damage_expression"] == "1d6+2"  # Hand to Hand: 1d6+STR (modifier)

@@ -25,7 +25,9 @@ export async function attack(t, attacker, target) {
   const cyno = fight.rules === "cyno";
   const a = fight.combatants.find((c) => c.id === attacker);
   const b = fight.combatants.find((c) => c.id === target);
-  const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target };
+  // OpenCore: with what is in hand, as the engine's status says (Hand to Hand once the weapon is
+  // dropped: the engine refuses an attack that names no weapon then, and the page named none)
+  const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target, weapon: t.status.get(attacker)?.wielded };
   // Into the roll log, with the step itself: what was rolled, the HP (DP) it cost the target (or,
   // when none, why), the engine's words.
   const logged = (result, seed, step) => {
@@ -137,12 +139,19 @@ function actionsForm(t, enc, c, attackRefused, here) {
     ${cyno ? strikeOptions(t, c, problem) : nothing}
     ${problem.line}
     <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
-      @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}</button>
+      @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}${withOther(t, c)}</button>
     ${here /* right under the button: a strike with actions left keeps its button where the thumb is */}
     ${cyno ? html`<div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => t.run("encounter hold", { who: c.id, after: chosen }, { rolls: true, title: `${c.name} holds back until ${target.name} moves`, form })}>Hold back until ${target.name} moves</button>
     </div>` : html`<div class="rollbook-row">${ocActions(t, c, form)}</div>`}
   </div>`;
+}
+
+/** " (Hand to Hand)" on an attack's button when the combatant fights with other than its own weapon
+ *  (the engine's status: a dropped weapon), else nothing. */
+function withOther(t, c) {
+  const wielded = t.status.get(c.id)?.wielded;
+  return wielded && wielded !== c.weapon ? ` (${wielded})` : "";
 }
 
 /** A fumble's extra attack ("opponent gets an immediate extra attack": OpenCore), made out of
@@ -153,7 +162,7 @@ export function extraAttacksView(t, enc, c, active) {
   if (!against.length) return nothing;
   const buttons = html`<div class="rollbook-row">${against.map((o) => html`
     <button type="button" class="md-button md-button--primary rollbook-encounter__extra-attack"
-      @click=${() => attack(t, c.id, o.id)}>Extra attack on ${o.name}</button>`)}</div>`;
+      @click=${() => attack(t, c.id, o.id)}>Extra attack on ${o.name}${withOther(t, c)}</button>`)}</div>`;
   if (active) return buttons;
   const form = `act-${c.id}`;
   return html`<div class="rollbook-combatant__act" data-anchor=${form}>${buttons}${t.problemFor(form).line}</div>`;
