@@ -196,7 +196,7 @@ def kept_by_the_site(context: Any, keeper: Any, base_url: str, clear: bool) -> d
     after clearing it first if `clear`. The keeper stays on sitemap.xml, a page of the site with no
     script (it keeps nothing, and service workers are blocked in the returning phone), loaded
     again after a clear. Sent back to about:blank after each check, it took a new renderer process
-    every time: the checks alone cost 0.44 s of CPU per test, 0.2 s kept there (a scratch probe)."""
+    every time: the checks alone cost 0.44 s of CPU per test, 0.15 s kept there (a scratch probe)."""
     if clear:
         cdp = context.new_cdp_session(keeper)
         try:
