@@ -370,6 +370,51 @@ def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(ph
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
+def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack(phone, base_url: str) -> None:
+    """The Weapons Table gives Thrown weapons no damage and no critical table: the engine asks for
+    both, and the card had no field for either, so such a combatant could never attack. "Attack
+    options" takes them, the bonuses and the two d100s rolled at the table; the rolls count for one
+    attack, each refusal is at its field."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon="Thrown weapons")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
+    buck = page.locator("rollbook-encounter li[data-id='p1']")
+    attack = buck.locator(".rollbook-encounter__attack")
+    expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
+    attack.click()  # no damage roll: refused at its field, which is opened, focused and in view
+    damage = buck.get_by_label("Damage roll")
+    expect(damage).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
+    expect(damage).to_have_attribute("aria-invalid", "true")
+    expect(buck.locator(".rollbook-problem")).to_contain_text("Damage roll: Thrown weapons deal the thrown weapon's own damage")
+    box = damage.bounding_box()
+    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
+    damage.fill("4")
+    buck.get_by_label("Attack roll (1d100)").fill("90")
+    buck.get_by_label("Defense roll (1d100)").fill("10")
+    attack.click()  # a hit that reaches HP: which critical table, the Weapons Table does not say either
+    table = buck.get_by_label("Critical table of the attack")
+    expect(table).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
+    expect(buck.locator(".rollbook-problem")).to_contain_text("Critical table of the attack: which critical table does this hit use?")
+    table.select_option("impact")
+    before = logged(page)
+    attack.click()
+    step_kept(page, before)
+    chain = buck.locator("dl.rollbook-chain")
+    expect(chain).to_contain_text("90 →")
+    expect(chain).to_contain_text("10 →")
+    expect(chain).to_contain_text(": 4")  # the damage as rolled at the table
+    expect(buck.locator(".rollbook-problem")).to_have_count(0)
+    steps_done(page.locator("rollbook-encounter"), 1)
+    # used: emptied for Buck's next attack (his form is gone this round: he has acted)
+    kept_options = page.evaluate("() => document.querySelector('rollbook-encounter').edits.p1")
+    assert [kept_options[k] for k in ("damage_roll", "attack_roll", "defense_roll")] == ["", "", ""], kept_options
+
+
 def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:
     held: list[Any] = []
     fresh_phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way

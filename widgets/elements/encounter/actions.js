@@ -4,7 +4,7 @@
 
 import { html, nothing } from "../../element.js";
 import { choiceOptions } from "../../choices.js";
-import { COMMANDS } from "../../facts.js";
+import { COMMANDS, CRITICAL_TYPES } from "../../facts.js";
 import { labelled } from "../../field-problem.js";
 import { keepResult } from "../../session.js";
 import { typed } from "../../tool.js";
@@ -25,9 +25,7 @@ export async function attack(t, attacker, target) {
   const cyno = fight.rules === "cyno";
   const a = fight.combatants.find((c) => c.id === attacker);
   const b = fight.combatants.find((c) => c.id === target);
-  // OpenCore: with what is in hand, as the engine's status says (Hand to Hand once the weapon is
-  // dropped: the engine refuses an attack that names no weapon then, and the page named none)
-  const args = cyno ? strikeArgs(t, attacker, target) : { attacker, target, weapon: t.status.get(attacker)?.wielded };
+  const args = cyno ? strikeArgs(t, attacker, target) : attackArgs(t, attacker, target);
   // Into the roll log, with the step itself: what was rolled, the HP (DP) it cost the target (or,
   // when none, why), the engine's words.
   const logged = (result, seed, step) => {
@@ -43,7 +41,23 @@ export async function attack(t, attacker, target) {
     });
   };
   await t.run(cyno ? "encounter strike" : "encounter attack", args,
-    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}`, alsoKeep: logged });
+    { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}`, alsoKeep: logged,
+      onKept: cyno ? null : () => rollsUsed(t.edit(attacker)) });
+}
+
+/** An OpenCore attack's arguments: with what is in hand, as the engine's status says (Hand to Hand
+ *  once the weapon is dropped: the engine refuses an attack that names no weapon then, and the
+ *  card named none), and what "Attack options" gives (the engine rolls what is left blank). */
+function attackArgs(t, attacker, target) {
+  const e = t.edit(attacker);
+  return { attacker, target, weapon: t.status.get(attacker)?.wielded, critical_type: e.attack_critical || undefined,
+           ...Object.fromEntries(ATTACK_OPTIONS.map(([name]) => [name, typed(e[name])])) };
+}
+
+/** Dice rolled at the table count for one attack: emptied once it is kept (bonuses stay, as a
+ *  situation often lasts: the count on "Attack options" shows them). */
+function rollsUsed(e) {
+  for (const [name] of ATTACK_OPTIONS) if (name.endsWith("_roll")) e[name] = "";
 }
 
 /** A strike's declared defense and the options chosen under "Strike options". */
@@ -60,6 +74,28 @@ function strikeArgs(t, attacker, target) {
 /** The acting combatant's fields as the engine's steps name them, with their labels, in the form's order. */
 const ACT_FIELDS = [["target", "Target"], ["defense", "Target's defense"], ["fired", "What is fired"], ["volley", "Missiles in the volley"],
   ["aim", "Actions spent aiming"], ["conditions", "Bonuses and penalties"], ["after", "Target"]];
+/** OpenCore's "Attack options", as `encounter attack` names them: bonuses, and dice rolled at the
+ *  table (a thrown weapon's damage has to be: the Weapons Table gives none), then the critical
+ *  table (a thrown weapon has none either; kept apart from the card's own edit form's). */
+const ATTACK_OPTIONS = [["attack_bonus", "Attack bonus"], ["defense_bonus", "Defense bonus"],
+  ["attack_roll", "Attack roll (1d100)"], ["defense_roll", "Defense roll (1d100)"], ["damage_roll", "Damage roll"]];
+const ATTACK_FIELDS = [...ATTACK_OPTIONS, ["critical_type", "Critical table of the attack"]];
+const CRITICAL_TABLES = [["", "The weapon's"], ...CRITICAL_TYPES.map(({ type }) => [type, type])];
+
+function attackOptions(t, c, problem) {
+  const e = t.edit(c.id);
+  const given = ATTACK_OPTIONS.filter(([name]) => typed(e[name]) !== undefined).length + (e.attack_critical ? 1 : 0);
+  const id = (name) => `rollbook-enc-${c.id}-${name.replaceAll("_", "-")}`;
+  return html`<details class="rollbook-combatant__edit">
+    <summary>Attack options${given ? ` (${given})` : ""}</summary>
+    <p>Rolls left blank are rolled for you.</p>
+    <div class="rollbook-fields">
+      ${ATTACK_OPTIONS.map(([name, label]) => input(id(name), label, e[name] ?? "", (v) => { e[name] = v; t.update(); }, { problem: problem.of(name) }))}
+      ${select(id("attack-critical"), "Critical table of the attack", e.attack_critical ?? "", CRITICAL_TABLES, (v) => { e.attack_critical = v; t.update(); },
+        { wide: true, problem: problem.of("critical_type") })}
+    </div>
+  </details>`;
+}
 
 function strikeOptions(t, c, problem) {
   const e = t.edit(c.id);
@@ -121,7 +157,7 @@ function actionsForm(t, enc, c, attackRefused, here) {
   const cyno = enc.rules === "cyno";
   const e = t.edit(c.id);
   const form = `act-${c.id}`;
-  const problem = t.problemFor(form, ACT_FIELDS.filter(([arg]) => cyno || ["target", "after"].includes(arg)));
+  const problem = t.problemFor(form, cyno ? ACT_FIELDS : [...ACT_FIELDS.filter(([arg]) => ["target", "after"].includes(arg)), ...ATTACK_FIELDS]);
   const targetProblem = problem.of("target") ?? problem.of("after");
   if (attackRefused) { // OpenCore: stunned, the Defense action and Bide still open
     return html`<div class="rollbook-combatant__act" data-anchor=${`act-${c.id}`}>
@@ -136,7 +172,7 @@ function actionsForm(t, enc, c, attackRefused, here) {
       ${select(`rollbook-enc-${c.id}-target`, "Target", chosen, others.map((o) => [o.id, `${o.name} (${o.side})`]), (v) => { t.targets[c.id] = v; t.update(); }, { wide: true, problem: targetProblem })}
       ${cyno ? select(`rollbook-enc-${c.id}-defense`, "Target's defense", e.defense, DEFENSES, (v) => { e.defense = v; t.update(); }, { wide: true, problem: problem.of("defense") }) : nothing}
     </div>
-    ${cyno ? strikeOptions(t, c, problem) : nothing}
+    ${cyno ? strikeOptions(t, c, problem) : attackOptions(t, c, problem)}
     ${problem.line}
     <button type="button" class="md-button md-button--primary rollbook-encounter__attack"
       @click=${() => attack(t, c.id, chosen)}>${cyno ? "Strike" : "Attack"} ${target.name}${withOther(t, c)}</button>
