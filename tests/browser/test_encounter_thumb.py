@@ -346,20 +346,26 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(p
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
+def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False) -> tuple[Page, Locator]:
+    """An OpenCore fight kept and opened on Buck's turn (Buck with `weapon`, and it `dropped`, against
+    a typical Orc); the page and Buck's card."""
+    enc = engine("encounter start", rules="opencore")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon=weapon)["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]
+    if dropped:
+        enc = engine("encounter effect", encounter=enc, who="p1", kind="dropped-weapon")["encounter"]
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
+    return page, page.locator("rollbook-encounter li[data-id='p1']")
+
+
 def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(phone, base_url: str) -> None:
     """Fumble chart, "drops weapon": until it is picked up the fists are what is left. The engine
     refuses an attack that names no weapon then, and the card's Attack named none: every tap said
     "Buck has dropped its weapon ... or attack Hand to Hand", which no button on the page could do."""
-    enc = engine("encounter start", rules="opencore")["encounter"]
-    enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon="Sword")["encounter"]
-    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
-    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
-    enc = engine("encounter effect", encounter=enc, who="p1", kind="dropped-weapon")["encounter"]
-    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
-    buck = page.locator("rollbook-encounter li[data-id='p1']")
+    page, buck = bucks_turn(phone.new_page(), base_url, "Sword", dropped=True)
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc (Hand to Hand)", timeout=ENGINE_TIMEOUT_MS)
     before = logged(page)
@@ -375,15 +381,7 @@ def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack
     both, and the card had no field for either, so such a combatant could never attack. "Attack
     options" takes them, the bonuses and the two d100s rolled at the table; the rolls count for one
     attack, each refusal is at its field."""
-    enc = engine("encounter start", rules="opencore")["encounter"]
-    enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon="Thrown weapons")["encounter"]
-    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
-    enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]  # Buck's turn
-    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
-    buck = page.locator("rollbook-encounter li[data-id='p1']")
+    page, buck = bucks_turn(phone.new_page(), base_url, "Thrown weapons")
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
     attack.click()  # no damage roll: refused at its field, which is opened, focused and in view
