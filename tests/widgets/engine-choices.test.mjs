@@ -117,3 +117,14 @@ test("a combatant is drawn as down and offered as a target by the engine's statu
   assert.match(read("elements/encounter/combatant.js"), /status\?\.out\b/);
   assert.match(read("elements/encounter/actions.js"), /\.targetable\b/);
 });
+
+test("the encounter card's Attack options send arguments the engine's attack takes, named as it names them", () => {
+  const source = read("elements/encounter/actions.js");
+  const body = source.match(/const ATTACK_OPTIONS = \[([\s\S]*?)\];/)?.[1];
+  assert.ok(body, "no ATTACK_OPTIONS in actions.js: is it still the card's shape?");
+  const names = [...body.matchAll(/\["([a-z_]+)", "/g)].map((m) => m[1]);
+  assert.ok(names.length >= 5, names);
+  for (const name of [...names, "critical_type", "weapon"]) {
+    assert.ok(COMMANDS["encounter attack"][name], `encounter attack takes no ${name}`);
+  }
+});

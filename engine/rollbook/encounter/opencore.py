@@ -14,7 +14,7 @@ from typing import Any
 
 from rollbook import rulings
 from rollbook.encounter import turns
-from rollbook.encounter.shape import NEW, Combatant, Encounter, Event, Step, check_combatant, effect
+from rollbook.encounter.shape import NEW, Combatant, Effect, Encounter, Event, Step, check_combatant, effect
 from rollbook.errors import RollbookError, about, quoted
 from rollbook.systems import check_range, opencore, roll_off, roll_total
 from rollbook.systems.opencore import attack as chain
@@ -306,8 +306,7 @@ def _acting(enc: Encounter, who: str, what: str, *, against: str | None = None) 
     mine = enc["turn"] is not None and enc["order"][enc["turn"]] == who
     # Ruling opencore-extra-attack: until the round ends; on its own turn the round's action comes
     # first, then the extra attack (it used to be taken for neither: its holder attacked without end).
-    extra = (against is not None and (not mine or c["acted"])
-             and any(e["kind"] == "extra-attack" and e["against"] == against for e in c["effects"]))
+    extra = against is not None and (not mine or c["acted"]) and has_extra_attack(c, against)
     if not extra:
         turns.not_started(enc, what)
         if not mine:
@@ -354,9 +353,17 @@ def extra_attacks(enc: Encounter, c: Combatant) -> list[str]:
         return []
     if turns.current(enc) is c and not c["acted"]:
         return []  # its turn's own attack comes first (see _acting)
-    others = {o["id"]: o for o in enc["combatants"] if o is not c}
-    return [e["against"] for e in c["effects"]
-            if e["kind"] == "extra-attack" and e["against"] in others and targetable(enc, others[e["against"]])]
+    return [o["id"] for o in enc["combatants"] if o is not c and has_extra_attack(c, o["id"]) and targetable(enc, o)]
+
+
+def has_extra_attack(c: Combatant, target: str) -> bool:
+    """Whether ``c`` holds a fumble's extra attack against ``target``."""
+    return any(e["kind"] == "extra-attack" and e["against"] == target for e in c["effects"])
+
+
+def without_extra_attack(c: Combatant, target: str) -> list[Effect]:
+    """``c``'s effects but its extra attack against ``target`` (used)."""
+    return [e for e in c["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]
 
 
 def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, attack_bonus: int = 0,
@@ -417,7 +424,7 @@ def attack(enc: Encounter, attacker: str, target: str, rng: random.Random, *, at
         **dataclasses.asdict(dice or chain.AttackDice()),
     )
     if extra:
-        a["effects"] = [e for e in a["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]
+        a["effects"] = without_extra_attack(a, target)
     else:
         a["acted"] = True
     head = f"{a['name']} attacks {t['name']}" + (" (extra attack)" if extra else "")

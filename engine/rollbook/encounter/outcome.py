@@ -34,29 +34,13 @@ def outcomes(before: Encounter, after: Encounter, events: list[Event]) -> list[O
         taken = _taken(detail, names[by], blocked=not cost)
         lines[target] = [f"{taken}: {'; '.join(cost)}" if cost else taken]
         dealt, own = _dealt(detail, names[target], cost), touched.get(by, []) if by != target else []
-        if by in was and _extra_attack_made(was[by], after, by, target):  # said as what it was, not as an effect that "ended"
+        now = next(c for c in after["combatants"] if c["id"] == by)
+        if by in was and opencore.has_extra_attack(was[by], target) and not opencore.has_extra_attack(now, target):
+            # a fumble's extra attack made: said as what it was, not as an effect that "ended"
             dealt = f"Extra attack: {dealt}"
-            own = _changes(before, after, _without_extra_attack(was[by], target), _combatant(after, by))
+            own = _changes(before, after, {**was[by], "effects": opencore.without_extra_attack(was[by], target)}, now)
         lines[by] = [dealt, *own]
     return [{"id": c["id"], "text": "; ".join(lines[c["id"]])} for c in after["combatants"] if lines.get(c["id"])]
-
-
-def _extra_attack(c: Combatant, target: str) -> bool:
-    return any(e["kind"] == "extra-attack" and e["against"] == target for e in c["effects"])
-
-
-def _extra_attack_made(was: Combatant, after: Encounter, by: str, target: str) -> bool:
-    """Whether the attack was a fumble's extra attack (OpenCore): the attacker had one against the
-    target before the step and has none after it."""
-    return _extra_attack(was, target) and not _extra_attack(_combatant(after, by), target)
-
-
-def _without_extra_attack(c: Combatant, target: str) -> Combatant:
-    return {**c, "effects": [e for e in c["effects"] if not (e["kind"] == "extra-attack" and e["against"] == target)]}
-
-
-def _combatant(enc: Encounter, who: str) -> Combatant:
-    return next(c for c in enc["combatants"] if c["id"] == who)
 
 
 def _dealt(detail: dict[str, Any], target: str, cost: list[str]) -> str:
