@@ -276,14 +276,18 @@ class CharacterGenerator extends RollbookElement {
     const { rolled, hp_roll } = this.answer.result;
     try {
       const first = kept.active === null;
+      let lost = null; // why the settling left it out, if it did
       const character = kept.saveCharacter({
         id: this.draft.id ?? newId(), name, scores: rolled, rolled: null, hp_roll, locked: [...this.draft.locked],
         options: { ...this.draft.readings }, seed: this.draft.seed, created: this.draft.created ?? now, updated: now,
-      }, { orActive: true }); // the first one kept is the one the rules text uses
+      }, { orActive: true, onLost: (reason) => { lost = reason; } }); // the first one kept is the one the rules text uses
       this.draft = { ...this.draft, id: character.id, created: character.created, name: character.name };
       this.shared = false;
       await kept.settled(); // written (with any other tab's change of the same instant): said kept only now
-      if (!kept.characters.some((c) => c.id === character.id)) return this.#say(kept.problem ?? `${character.name} was not kept.`, { problem: true });
+      // Judged by the settling, not by the list shown now: another tab's write of the same instant,
+      // made before it heard this one, can leave it out of storage for a moment, and that tab's own
+      // settling puts it back (a CI run said "Birch 3 was not kept." of a character kept so).
+      if (lost !== null) return this.#say(`${character.name} was not kept: ${lost}.`, { problem: true });
       if (!kept.saved) {
         // on this page for the visit only: said at once, never "kept"
         return this.#say(`${character.name} was not kept in this browser: ${kept.why}. It stays on this page until you close it${first ? " (and is the active character)" : ""}; Export to a file keeps it.`, { problem: true });

@@ -366,23 +366,24 @@ export class KeptStore {
   }
 
   /** Add or replace a character (by id); `orActive`: it becomes the active one when none is
-   *  (in the same write). */
-  saveCharacter(character, { orActive = false } = {}) {
+   *  (in the same write); `onLost(reason)`: another tab's change of the same instant, settled
+   *  first, left no room for it. */
+  saveCharacter(character, { orActive = false, onLost = null } = {}) {
     const checked = checkCharacter(character);
     this.#putIn("characters", checked, MAX_CHARACTERS, "characters", checked.name,
-      (s) => (orActive && s.active === null ? { ...s, active: checked.id } : s));
+      (s) => (orActive && s.active === null ? { ...s, active: checked.id } : s), onLost);
     return checked;
   }
 
   /** `checked` into the list `name`: in place of the entry with its id, else at the end (at most
    *  `most`); `then` changes the result further. */
-  #putIn(name, checked, most, what, words, then = (s) => s) {
+  #putIn(name, checked, most, what, words, then = (s) => s, onLost = null) {
     this.#change((s) => {
       const entries = s[name];
       const replaces = entries.some((e) => e.id === checked.id);
       if (!replaces && entries.length >= most) throw new KeptError(`at most ${most} ${what} are kept; delete one first`);
       return then({ ...s, [name]: replaces ? entries.map((e) => (e.id === checked.id ? checked : e)) : [...entries, checked] });
-    }, words);
+    }, words, { onLost });
   }
 
   /** Delete a character; returns the function that brings it back (and makes it active again if it was). */
