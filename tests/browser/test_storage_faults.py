@@ -309,3 +309,61 @@ def test_two_tabs_keep_a_character_each_at_the_same_millisecond_and_both_are_kep
     assert missing == [], f"said kept, then lost: {missing}"
     context.close()
     assert outside.urls == []
+
+
+# The moment a CI run caught once in 20 trials (make test, 2026-12-07: "Birch 3 was not kept." of a
+# character a reload showed), made certain. One tab's settling has written its character and waits
+# on its mark for the next holder (HOLD_MARK); the other tab's write at once, made from the list as
+# its process last heard it (STALE_READ: Chromium's localStorage lag between processes), leaves that
+# character out of storage meanwhile; its own settling, once it holds the lock, puts it back.
+HOLD_MARK = """(() => {
+  const transaction = IDBDatabase.prototype.transaction;
+  const complete = Object.getOwnPropertyDescriptor(IDBTransaction.prototype, "oncomplete").set;
+  window.__holdMark = () => { window.__markHeld = new Promise((release) => { window.__releaseMark = release; }); };
+  IDBDatabase.prototype.transaction = function (names, mode, ...rest) {
+    const tx = transaction.call(this, names, mode, ...rest);
+    const held = mode === "readwrite" ? window.__markHeld : null;
+    if (held) {
+      window.__markHeld = null;
+      window.__markWaiting = true;
+      Object.defineProperty(tx, "oncomplete", { set(done) { complete.call(tx, (event) => held.then(() => done.call(tx, event))); } });
+    }
+    return tx;
+  };
+  addEventListener("storage", (event) => { if (event.newValue?.includes("Ash")) window.__heardAsh = true; });
+})();"""
+STALE_READ = """(() => {
+  const getItem = Storage.prototype.getItem;
+  Storage.prototype.getItem = function (key) {
+    return window.__stale !== undefined && this === localStorage && key === %s ? window.__stale : getItem.call(this, key);
+  };
+})();""" % json.dumps(KEY)
+
+
+def test_a_character_left_out_of_storage_for_a_moment_by_another_tabs_write_is_said_kept(browser, base_url: str, outside) -> None:
+    context = phone_context(browser, base_url, outside)
+    ash, birch = context.new_page(), context.new_page()
+    ash.add_init_script(STALE_READ)
+    birch.add_init_script(HOLD_MARK)
+    for page, name in ((ash, "Ash"), (birch, "Birch")):
+        page.goto(base_url + "tools/character/")
+        page.get_by_role("button", name="Roll a character").click()
+        expect(page.locator("[data-score=HP]")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+        page.get_by_label("Character name").fill(name)
+    ash.evaluate(f"() => {{ window.__stale = localStorage.getItem({json.dumps(KEY)}); }}")  # what Ash's process last heard
+    birch.evaluate("() => window.__holdMark()")
+    birch.get_by_role("button", name="Keep this character").click()
+    birch.wait_for_function("() => window.__markWaiting === true")  # Birch written under the lock; its mark held
+    assert "Birch" in stored(birch)
+    ash.get_by_role("button", name="Keep this character").click()
+    birch.wait_for_function("() => window.__heardAsh === true")  # Ash's write at once, without Birch, heard by Birch's tab
+    assert "Birch" not in stored(birch)
+    ash.evaluate("() => { delete window.__stale; }")
+    birch.evaluate("() => window.__releaseMark()")
+    for page, name in ((birch, "Birch"), (ash, "Ash")):
+        expect(page.locator("#rollbook-character-notice")).to_contain_text(f"{name} is kept in this browser", timeout=ENGINE_TIMEOUT_MS)
+        assert "not kept" not in widgets_text(page)
+    birch.reload()  # what a reload shows: both, as both tabs said
+    assert {c["name"] for c in json.loads(stored(birch))["characters"]} == {"Ash", "Birch"}
+    context.close()
+    assert outside.urls == []

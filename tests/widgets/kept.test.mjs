@@ -613,9 +613,9 @@ function markInMemory() {
 
 /** Two tabs in two processes of one browser, each with its own copy of storage; `locked`: settled
  *  under one lock and a mark, as the page does. */
-function twoProcesses({ locked = true } = {}) {
+function twoProcesses({ locked = true, clock = () => Date.now() } = {}) {
   const browser = { items: new Map(), copies: [], commits: 0 };
-  const settling = locked ? { locks: new OneLock(), mark: markInMemory() } : {};
+  const settling = locked ? { locks: new OneLock(), mark: markInMemory(), clock } : { clock };
   const tabs = [0, 1].map(() => {
     const copy = new ProcessCopy(browser);
     browser.copies.push(copy);
@@ -637,6 +637,24 @@ test("two tabs in two processes keep a character each in the same instant: both 
     assert.deepEqual(names, locked ? ["Ash", "Birch"] : ["Birch"], locked ? "both kept under the lock" : "the race this test is about");
     if (locked) for (const t of tabs) assert.deepEqual(t.characters.map((c) => c.name).sort(), ["Ash", "Birch"]);
   }
+});
+
+// Browser test, 2026-12-07 (issue 39): a tab settles Birch, then, a millisecond later and before
+// its process has heard that, another tab keeps Ash at once from an empty list. That write said it
+// was itself settled (it came from no settled value), so it looked newer than the mark and the
+// second tab's settling went on from storage: Birch was lost, though its tab had said it was kept.
+test("a write at once from nothing settled, a millisecond after another tab settled, loses nothing", async () => {
+  let now = Date.parse("2026-12-07T06:00:00.000Z");
+  const { browser, tabs: [birch, ash] } = twoProcesses({ clock: () => now });
+  birch.saveCharacter(character("c1", { name: "Birch" }));
+  await birch.settled(); // settled under the lock; the other process has not heard it yet
+  now += 1;
+  ash.saveCharacter(character("c2", { name: "Ash" }));
+  assert.deepEqual(JSON.parse(browser.items.get(STORAGE_KEY)).characters.map((c) => c.name), ["Ash"], "the moment this test is about");
+  await ash.settled();
+  await new Promise((done) => setTimeout(done, 20)); // every storage event delivered
+  assert.deepEqual(JSON.parse(browser.items.get(STORAGE_KEY)).characters.map((c) => c.name), ["Birch", "Ash"]);
+  for (const tab of [birch, ash]) assert.deepEqual(tab.characters.map((c) => c.name), ["Birch", "Ash"]);
 });
 
 test("a change written again under the lock is made once (a roll, a delete, a cleared log)", async () => {

@@ -237,7 +237,10 @@ export class KeptStore {
    *  stamp) or none (then storage changed since by other means: the site's data cleared, a
    *  value set aside, an older version's tab; the last holder's value would undo that change:
    *  an encounter lost with a step said kept, CI 2026-12-06), or storage holds a value settled
-   *  after the mark (its holder gone before writing the mark), or the mark cannot be read. */
+   *  after the mark (its holder gone before writing the mark), or the mark cannot be read.
+   *  (A tab that read storage empty goes on from a mark of the same line under SETTLED_FOR_MS
+   *  old: it cannot tell storage it had not heard yet from storage emptied by other means, and
+   *  only the first loses nothing said kept; clearing the site's data clears the mark too.) */
   #settledBase(last) {
     const fresh = this.#fresh();
     if (this.raw === null) return fresh;
@@ -316,8 +319,12 @@ export class KeptStore {
   }
 
   /** Write `state`; `from`: the stamp of the last settled value it holds every change of (null:
-   *  it is one itself, settled under the lock). */
-  #write(state, what, from = null) {
+   *  none, it was made from no settled value; left out: it is one itself, settled under the lock).
+   *  A value written at once from none (storage empty, or a value with no stamp) claims no stamp:
+   *  it once claimed its own, so it looked settled after a holder's mark of the millisecond
+   *  before that its tab had not heard yet, and the next settling went on from it and lost that
+   *  holder's change, said kept (a browser test, 2026-12-07). */
+  #write(state, what, from = undefined) {
     if (this.trouble === "blocked" && !this.storage) return this.#notKept(what);
     if (this.damaged && !this.damaged.aside) {
       this.damaged.aside = this.#setAside(this.damaged.text);
@@ -325,7 +332,8 @@ export class KeptStore {
       this.#sayDamaged();
     }
     const written = `${new Date(this.clock()).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    const text = JSON.stringify({ rollbook: FORMAT, written, settled: from ?? written, root: this.root, ...state });
+    const settled = from === undefined ? written : from;
+    const text = JSON.stringify({ rollbook: FORMAT, written, settled, root: this.root, ...state });
     try {
       this.storage.setItem(this.key, text);
     } catch (error) {
@@ -334,7 +342,7 @@ export class KeptStore {
     this.raw = text;
     this.base = state;
     this.written = written;
-    this.from = from ?? written;
+    this.from = settled;
     if (this.damaged) this.#sayDamaged();
     else [this.trouble, this.why, this.problem] = [null, null, null];
     return true;
