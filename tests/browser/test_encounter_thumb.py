@@ -346,12 +346,13 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(p
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
-def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False) -> tuple[Page, Locator]:
+def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False, orcs_weapon: str = "Hand to Hand") -> tuple[Page, Locator]:
     """An OpenCore fight kept and opened on Buck's turn (Buck with `weapon`, and it `dropped`, against
-    a typical Orc); the page and Buck's card."""
+    a typical Orc with `orcs_weapon`, slower than Buck's); the page and Buck's card."""
     enc = engine("encounter start", rules="opencore")["encounter"]
     enc = engine("encounter add", encounter=enc, name="Buck", side="players", typical=True, weapon=weapon)["encounter"]
-    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True)["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Orc", side="orcs", typical=True, weapon=orcs_weapon)["encounter"]
+    assert enc["combatants"][0]["name"] == "Buck"
     enc = engine("encounter next", encounter=enc, roll={"p1": 20, "o1": 1})["encounter"]
     if dropped:
         enc = engine("encounter effect", encounter=enc, who="p1", kind="dropped-weapon")["encounter"]
@@ -411,6 +412,61 @@ def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack
     # used: emptied for Buck's next attack (his form is gone this round: he has acted)
     kept_options = page.evaluate("() => document.querySelector('rollbook-encounter').edits.p1")
     assert [kept_options[k] for k in ("damage_roll", "attack_roll", "defense_roll")] == ["", "", ""], kept_options
+
+
+def test_a_weapons_mode_is_chosen_on_the_acting_card_and_goes_into_the_attack(phone, base_url: str) -> None:
+    """The Assault Rifle fires single, burst or full auto (the Weapons Table), and the card's attack
+    named no mode: the engine took the first, and a burst or full auto took tools/combat/."""
+    page, buck = bucks_turn(phone.new_page(), base_url, "Assault Rifle", orcs_weapon="Shotgun")
+    attack = buck.locator(".rollbook-encounter__attack")
+    expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
+    buck.locator("summary", has_text="Attack options").click()
+    mode = buck.get_by_label("Mode", exact=True)
+    expect(mode.locator("option")).to_have_text(["single", "burst", "full auto"])  # the engine's table, in its order
+    mode.select_option("full auto")
+    buck.get_by_label("Attack roll (1d100)").fill("90")
+    buck.get_by_label("Defense roll (1d100)").fill("10")
+    expect(buck.locator("summary", has_text="Attack options")).to_have_text("Attack options (3)")
+    before = logged(page)
+    attack.click()
+    step_kept(page, before)
+    said = [entry["text"] for entry in kept_encounter(page)["current"]["log"] if entry["text"].startswith("Buck attacks Orc")]
+    assert said and "Damage 3d10+20" in said[0], said  # full auto's damage, not single's 3d10
+
+
+def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_at_its_field(phone, base_url: str) -> None:
+    """OpenCore's Powers attack without a weapon (a Physical Power's score is the combat skill); the
+    card could attack only with the weapon in hand. "Attack with" offers the engine's kinds of Power,
+    shows the fields each takes and hides the weapon's, and the button says what attacks."""
+    page, buck = bucks_turn(phone.new_page(), base_url, "Sword")
+    attack = buck.locator(".rollbook-encounter__attack")
+    expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
+    buck.locator("summary", has_text="Attack options").click()
+    with_what = buck.get_by_label("Attack with")
+    expect(with_what.locator("option")).to_have_text(["Its weapon (Sword)", "Touch Power (Hand-to-Hand)", "Physical Power (its score)",
+                                                     "Mental Power (not blocked)"])
+    with_what.select_option("physical")
+    expect(attack).to_have_text("Attack Orc (Physical Power)")
+    expect(buck.get_by_label("Damage roll")).to_have_count(0)  # the weapon's own fields go with it
+    expect(buck.get_by_label("Better weapon's bonus")).to_have_count(0)
+    attack.click()  # no damage of its own: refused at that field, focused and in view
+    damage = buck.get_by_label("Power's damage")
+    expect(damage).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
+    expect(damage).to_have_attribute("aria-invalid", "true")
+    expect(buck.locator(".rollbook-problem")).to_contain_text("Power's damage: ")
+    box = damage.bounding_box()
+    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
+    damage.fill("6")
+    buck.get_by_label("Power's score").fill("70")
+    buck.get_by_label("Attack roll (1d100)").fill("90")
+    buck.get_by_label("Defense roll (1d100)").fill("10")
+    buck.get_by_label("Critical table of the attack").select_option("impact")
+    before = logged(page)
+    attack.click()
+    step_kept(page, before)
+    said = [entry["text"] for entry in kept_encounter(page)["current"]["log"] if entry["text"].startswith("Buck attacks Orc")]
+    assert said and "Attack 90 → 160" in said[0] and "Damage 6 (Power)" in said[0], said  # the Power's score as the skill, its damage
+    expect(buck.locator(".rollbook-problem")).to_have_count(0)
 
 
 def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:

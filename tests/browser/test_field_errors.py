@@ -244,6 +244,22 @@ def test_the_encounter_says_a_bad_value_at_its_field(phone, base_url: str) -> No
             card.get_by_role("button", name=button, exact=True).tap()
             check_field(page, card.get_by_label(label, exact=True), f"encounter ({rules}) edit: {label} = {BAD!r}", problems)
             card.get_by_label(label, exact=True).fill("")
+        if rules == "opencore":  # every typed field of "Attack options", for each way of attacking that shows it
+            acting = widget.locator("li[aria-current='true']")
+            acting.locator("summary", has_text="Attack options").click()
+            for with_what, labels in (("", ["Attack bonus", "Defense bonus", "Better weapon's bonus", "Critical bonus of the attack",
+                                            "Armor or Shielding Power stops", "Attack roll (1d100)", "Defense roll (1d100)", "Damage roll",
+                                            "Critical roll (1d100)", "Attacker's Fumble Chart roll (1d100)",
+                                            "Defender's Fumble Chart roll (1d100)"]),
+                                      ("physical", ["Power's score", "Power's damage"]), ("touch", ["Hand-to-Hand skill"]),
+                                      ("mental", ["Target's Magic Resistance"])):
+                acting.get_by_label("Attack with").select_option(with_what)
+                for label in labels:
+                    acting.get_by_label(label, exact=True).fill(BAD)
+                    acting.locator(".rollbook-encounter__attack").tap()
+                    check_field(page, acting.get_by_label(label, exact=True), f"encounter (opencore) attack: {label} = {BAD!r}", problems)
+                    acting.get_by_label(label, exact=True).fill("")
+            acting.get_by_label("Attack with").select_option("")
         if rules == "cyno":
             acting = widget.locator("li[aria-current='true']")
             acting.locator("summary", has_text="Strike options").click()

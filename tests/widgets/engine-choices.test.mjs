@@ -84,7 +84,8 @@ test("a location effect added by hand offers the engine's location states, the l
 // Each widget's words for a command's choices: [file, words, the engine's choices, what the old
 // file typed instead of taking them from the facts].
 const WORDED = [
-  ["elements/opencore-attack.js", "POWER_WORDS", COMMANDS["opencore attack"].power.choices, /value: "(touch|physical|mental)"/],
+  ["elements/power-words.js", "POWER_WORDS", COMMANDS["opencore attack"].power.choices, /value: "(touch|physical|mental)"/],
+  ["elements/power-words.js", "POWER_WORDS", COMMANDS["encounter attack"].power.choices, /value: "(touch|physical|mental)"/],
   ["elements/opencore-check.js", "KIND_WORDS", COMMANDS["opencore check"].kind.choices, /value: "(reflex|perception)"/],
   ["elements/cyno-defense.js", "IMPOSSIBLE_DODGE_WORDS", COMMANDS["cyno dodge"].impossible_dodge.choices, /value: "(costs-action|free)"|initial: "costs-action"/],
   ["elements/cyno-defense.js", "FAILED_PARRY_WORDS", COMMANDS["cyno parry"].failed_skilled_parry.choices, /value: "(free|action)"|initial: "free"/],
@@ -120,10 +121,10 @@ test("a combatant is drawn as down and offered as a target by the engine's statu
 
 test("the encounter card's Attack options send arguments the engine's attack takes, named as it names them", () => {
   const source = read("elements/encounter/actions.js");
-  const body = source.match(/const ATTACK_OPTIONS = \[([\s\S]*?)\];/)?.[1];
-  assert.ok(body, "no ATTACK_OPTIONS in actions.js: is it still the card's shape?");
-  const names = [...body.matchAll(/\["([a-z_]+)", "/g)].map((m) => m[1]);
-  assert.ok(names.length >= 5, names);
+  const bodies = ["ATTACK_OPTIONS", "ATTACK_FIELDS"].map((list) => source.match(new RegExp(`const ${list} = \\[([\\s\\S]*?)\\];`))?.[1]);
+  assert.ok(bodies.every(Boolean), "no ATTACK_OPTIONS or ATTACK_FIELDS in actions.js: is it still the card's shape?");
+  const names = bodies.flatMap((body) => [...body.matchAll(/\["([a-z_]+)", "/g)].map((m) => m[1]));
+  assert.ok(names.length >= 18, names);
   for (const name of [...names, "critical_type", "weapon"]) {
     assert.ok(COMMANDS["encounter attack"][name], `encounter attack takes no ${name}`);
   }

@@ -8,14 +8,10 @@
 import { choiceOptions } from "../choices.js";
 import { COMMANDS, CRITICAL_TYPES } from "../facts.js";
 import { define, given, html, nothing, RollbookTool, tableRows, typed, verdict } from "../tool.js";
+import { POWER_WORDS } from "./power-words.js";
 import { taken } from "./wound-words.js";
 
 // A weapon, or each kind of Power "opencore attack" takes, in words.
-const POWER_WORDS = {
-  touch: "A touch-based Power (Hand-to-Hand)",
-  physical: "A Physical Power (its score is the skill)",
-  mental: "A Mental Power (cannot be blocked)",
-};
 const ATTACKS_WITH = [{ value: "", label: "A weapon" }, ...choiceOptions(COMMANDS["opencore attack"].power.choices, POWER_WORDS)];
 const TABLES = CRITICAL_TYPES.map((critical) => critical.type);
 const POWER = "A Power";

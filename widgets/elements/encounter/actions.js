@@ -10,6 +10,7 @@ import { keepResult } from "../../session.js";
 import { typed } from "../../tool.js";
 import { input, select } from "./fields.js";
 import { answerHere, noLoss } from "./log.js";
+import { POWER_WORDS } from "../power-words.js";
 
 const PAGE = "tools/encounter/";
 // A strike's declared defense: those `encounter strike` takes, in its order, at its default until chosen.
@@ -47,11 +48,23 @@ export async function attack(t, attacker, target) {
 
 /** An OpenCore attack's arguments: with what is in hand, as the engine's status says (Hand to Hand
  *  once the weapon is dropped: the engine refuses an attack that names no weapon then, and the
- *  card named none), and what "Attack options" gives (the engine rolls what is left blank). */
+ *  card named none), or a Power; and what "Attack options" shows for that attack (the engine
+ *  rolls what is left blank). */
 function attackArgs(t, attacker, target) {
   const e = t.edit(attacker);
-  return { attacker, target, weapon: t.status.get(attacker)?.wielded, critical_type: e.attack_critical || undefined,
-           ...Object.fromEntries(ATTACK_OPTIONS.map(([name]) => [name, typed(e[name])])) };
+  const a = attackKind(t, attacker);
+  return { attacker, target, power: a.power || undefined, weapon: a.power ? undefined : a.wielded,
+           mode: a.modes.length ? e.mode || a.modes[0] : undefined, critical_type: e.attack_critical || undefined,
+           substance_flaw: e.substance_flaw || undefined,
+           ...Object.fromEntries(ATTACK_OPTIONS.filter(([, , shown]) => shown(a)).map(([name]) => [name, typed(e[name])])) };
+}
+
+/** What the acting combatant attacks with: `power` ("" for the weapon in hand), `wielded` (the
+ *  engine's status) and that weapon's damage modes (none for a Power). */
+function attackKind(t, id) {
+  const power = t.edit(id).power ?? "";
+  const wielded = t.status.get(id)?.wielded;
+  return { power, wielded, modes: power ? [] : t.weaponModes?.get(wielded) ?? [] };
 }
 
 /** Dice rolled at the table count for one attack: emptied once it is kept (bonuses stay, as a
@@ -74,25 +87,53 @@ function strikeArgs(t, attacker, target) {
 /** The acting combatant's fields as the engine's steps name them, with their labels, in the form's order. */
 const ACT_FIELDS = [["target", "Target"], ["defense", "Target's defense"], ["fired", "What is fired"], ["volley", "Missiles in the volley"],
   ["aim", "Actions spent aiming"], ["conditions", "Bonuses and penalties"], ["after", "Target"]];
-/** OpenCore's "Attack options", as `encounter attack` names them: bonuses, and dice rolled at the
- *  table (a thrown weapon's damage has to be: the Weapons Table gives none), then the critical
- *  table (a thrown weapon has none either; kept apart from the card's own edit form's). */
-const ATTACK_OPTIONS = [["attack_bonus", "Attack bonus"], ["defense_bonus", "Defense bonus"],
-  ["attack_roll", "Attack roll (1d100)"], ["defense_roll", "Defense roll (1d100)"], ["damage_roll", "Damage roll"]];
-const ATTACK_FIELDS = [...ATTACK_OPTIONS, ["critical_type", "Critical table of the attack"]];
-const CRITICAL_TABLES = [["", "The weapon's"], ...CRITICAL_TYPES.map(({ type }) => [type, type])];
+/** OpenCore's "Attack options", as `encounter attack` names them, each shown where it is part of
+ *  the attack chosen (with the weapon in hand or a Power, as the combat helper's): the Power's own
+ *  numbers, bonuses, what stops or lets through the wound, then dice rolled at the table (a thrown
+ *  weapon's damage has to be: the Weapons Table gives none). The critical table apart (a thrown
+ *  weapon has none either; kept apart from the card's own edit form's). */
+const scored = (a) => a.power === "physical" || a.power === "mental";
+const blocked = (a) => a.power !== "mental"; // "Mental powers used in combat cannot be blocked": nothing rolled against them
+const armed = (a) => !a.power;
+const always = () => true;
+const ATTACK_OPTIONS = [["power_score", "Power's score", scored], ["attack_skill", "Hand-to-Hand skill", (a) => a.power === "touch"],
+  ["power_damage", "Power's damage", (a) => Boolean(a.power)], ["resistance", "Target's Magic Resistance", (a) => a.power === "mental"],
+  ["attack_bonus", "Attack bonus", blocked], ["defense_bonus", "Defense bonus", blocked],
+  ["damage_bonus", "Better weapon's bonus", armed], ["power_protection", "Armor or Shielding Power stops", always],
+  ["critical_bonus", "Critical bonus of the attack", always],
+  ["attack_roll", "Attack roll (1d100)", blocked], ["defense_roll", "Defense roll (1d100)", blocked],
+  ["damage_roll", "Damage roll", armed], ["critical_roll", "Critical roll (1d100)", always],
+  ["attacker_fumble_roll", "Attacker's Fumble Chart roll (1d100)", blocked], ["defender_fumble_roll", "Defender's Fumble Chart roll (1d100)", blocked]];
+const ATTACK_FIELDS = [["power", "Attack with"], ["mode", "Mode"], ...ATTACK_OPTIONS.map(([name, label]) => [name, label]),
+  ["substance_flaw", "Substance flaw against this (straight to HP)"], ["critical_type", "Critical table of the attack"]];
+const WIDE = new Set(["resistance", "power_protection", "critical_bonus"]); // labels of two lines: alone on their row, so the fields beside stay level
+const CRITICAL_TABLES = CRITICAL_TYPES.map(({ type }) => [type, type]); // after the weapon's (or, for a Power, none chosen)
+const POWERS = choiceOptions(COMMANDS["encounter attack"].power.choices, POWER_WORDS).map(({ value, label }) => [value, label]);
 
 function attackOptions(t, c, problem) {
   const e = t.edit(c.id);
-  const given = ATTACK_OPTIONS.filter(([name]) => typed(e[name]) !== undefined).length + (e.attack_critical ? 1 : 0);
+  const a = attackKind(t, c.id);
+  const shown = ATTACK_OPTIONS.filter(([, , when]) => when(a));
+  const [rolls, numbers] = [shown.filter(([name]) => name.endsWith("_roll")), shown.filter(([name]) => !name.endsWith("_roll"))];
+  const given = shown.filter(([name]) => typed(e[name]) !== undefined).length
+    + [a.power, e.substance_flaw, e.attack_critical, a.modes.length && e.mode && e.mode !== a.modes[0]].filter(Boolean).length;
   const id = (name) => `rollbook-enc-${c.id}-${name.replaceAll("_", "-")}`;
+  const set = (name) => (v) => { e[name] = v; t.update(); };
   return html`<details class="rollbook-combatant__edit">
     <summary>Attack options${given ? ` (${given})` : ""}</summary>
-    <p>Rolls left blank are rolled for you.</p>
     <div class="rollbook-fields">
-      ${ATTACK_OPTIONS.map(([name, label]) => input(id(name), label, e[name] ?? "", (v) => { e[name] = v; t.update(); }, { problem: problem.of(name) }))}
-      ${select(id("attack-critical"), "Critical table of the attack", e.attack_critical ?? "", CRITICAL_TABLES, (v) => { e.attack_critical = v; t.update(); },
+      ${select(id("power"), "Attack with", a.power, [["", `Its weapon (${a.wielded ?? c.weapon})`], ...POWERS], set("power"),
+        { wide: true, problem: problem.of("power") })}
+      ${a.modes.length ? select(id("mode"), "Mode", e.mode || a.modes[0], a.modes.map((m) => [m, m]), set("mode"), { problem: problem.of("mode") }) : nothing}
+      ${numbers.map(([name, label]) => input(id(name), label, e[name] ?? "", set(name), { problem: problem.of(name), wide: WIDE.has(name) }))}
+      ${select(id("attack-critical"), "Critical table of the attack", e.attack_critical ?? "", [["", a.power ? "Not chosen" : "The weapon's"], ...CRITICAL_TABLES], set("attack_critical"),
         { wide: true, problem: problem.of("critical_type") })}
+    </div>
+    <div class="rollbook-field rollbook-field--check"><label><input type="checkbox" id=${id("substance-flaw")} .checked=${Boolean(e.substance_flaw)}
+      @change=${(ev) => { e.substance_flaw = ev.target.checked; t.update(); }}> Substance flaw against this (straight to HP)</label></div>
+    <p>Dice rolled at the table, for this attack; left blank, they are rolled for you.</p>
+    <div class="rollbook-fields">
+      ${rolls.map(([name, label]) => input(id(name), label, e[name] ?? "", set(name), { problem: problem.of(name) }))}
     </div>
   </details>`;
 }
@@ -184,8 +225,11 @@ function actionsForm(t, enc, c, attackRefused, here) {
 }
 
 /** " (Hand to Hand)" on an attack's button when the combatant fights with other than its own weapon
- *  (the engine's status: a dropped weapon), else nothing. */
+ *  (the engine's status: a dropped weapon), " (Mental Power)" when a Power attacks (Attack
+ *  options), else nothing: what the tap attacks with is read on the button. */
 function withOther(t, c) {
+  const power = t.edit(c.id).power;
+  if (power) return ` (${(POWER_WORDS[power] ?? power).split(" (")[0]})`;
   const wielded = t.status.get(c.id)?.wielded;
   return wielded && wielded !== c.weapon ? ` (${wielded})` : "";
 }

@@ -51,6 +51,7 @@ class EncounterTracker extends RollbookElement {
     this.edits = {}; // id -> the combatant's edit form values
     this.targets = {}; // attacker id -> chosen target id
     this.weapons = [];
+    this.weaponModes = new Map();
     this.armors = [];
     this.typical = {}; // rule set -> the engine's typical combatant (rulings opencore- and cyno-typical-combatant)
     this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
@@ -75,6 +76,8 @@ class EncounterTracker extends RollbookElement {
       ask({ command: "table", args: { name: "opencore.armor" } }),
     ]);
     this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
+    // a weapon's damage modes (the Assault Rifle's), the first its default: offered under "Attack options"
+    this.weaponModes = new Map(weapons.ok ? weapons.result.rows.map((r) => [r.weapon, (r.modes ?? []).map((m) => m.mode)]) : []);
     this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
     // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
     for (const { value: rules } of RULES) {
