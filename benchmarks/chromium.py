@@ -3,15 +3,12 @@ browser download needs the internet, which the machines this project runs on do 
 
 from __future__ import annotations
 
-import os
 import stat
 import sys
 from pathlib import Path
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# As root Chromium needs --no-sandbox; the rest keep it from reaching for the network on its own.
-FLAGS = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from kit.chromium import CHROMIUM, CHROMIUM_FLAGS as FLAGS  # noqa: E402,F401  (the one Chromium of tests/, scripts/ and benchmarks/)
 
 
 def present(script: str) -> bool:

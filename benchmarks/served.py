@@ -23,16 +23,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from kit.served import QuietServer  # noqa: E402  (the one server of tests/ and benchmarks/)
+
 Extra = dict[str, tuple[str, str]]  # path -> (content type, body)
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A browser that drops a request it no longer needs (a page left mid-load, a run's browser
-    closed) is not an error: no traceback in the benchmark's report for it."""
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)
 
 
 class Link:

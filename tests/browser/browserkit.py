@@ -8,12 +8,11 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import sys
 import threading
 import time
 import warnings
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from kit.chromium import CHROMIUM, CHROMIUM_FLAGS, suite_flags  # noqa: F401  (the browser tests' Chromium, from here)
+from kit.served import QuietServer
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
 PHONE = {"width": 390, "height": 844}
@@ -78,14 +78,6 @@ class LocalSitemap(SiteHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)
-
-
-class QuietServer(ThreadingHTTPServer):
-    """A browser that drops a request it no longer needs (a page left mid-load) is not an error."""
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
-            super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class Switchable:
