@@ -485,6 +485,11 @@ def test_exact_odds_with_chances_of_hundreds_of_digits_draw_every_bar_and_never_
     # a tiny chance in a reader's notation ("1.2 × 10⁻³¹⁰%"), not JavaScript's ("1.2e-310%")
     assert not re.search(r"\de[-+]?\d", odds), re.findall(r"\S*\de[-+]?\d\S*", odds)[:3]
     assert "\u202f×\u202f10⁻" in odds  # (held on one line)
+    # and in words for a screen reader, which reads "10⁻³¹⁰" sign by sign; the notation hidden from it
+    spoken = page.locator(".rollbook-odds .rollbook-visually-hidden")
+    said = spoken.first.text_content() or ""
+    assert re.fullmatch(r"\d\.\d times 10 to the power minus \d+ percent", said), said
+    assert spoken.first.evaluate("(s) => s.previousElementSibling.getAttribute('aria-hidden')") == "true"
     assert errors == []
 
 

@@ -83,17 +83,30 @@ export function barLength(p, peak) {
 export function percent(fraction) {
   const value = fractionValue(fraction) * 100;
   if (value === 0 || value === 100) return `${value}%`;
-  return `${value < 0.01 ? powerOfTen(value.toPrecision(2)) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
+  const tiny = powerOfTen(value);
+  if (tiny) return `${tiny.mantissa}\u202f×\u202f10${[...tiny.exponent].map((c) => SUPERSCRIPT[c]).join("")}%`;
+  return `${value < 0.01 ? value.toPrecision(2) : value.toFixed(value < 1 ? 3 : 2).replace(/\.?0+$/, "")}%`;
+}
+
+/** percent() on the page: a tiny chance's notation is also said in words for a screen reader,
+ *  which reads "10⁻¹¹" sign by sign ("3.0 times 10 to the power minus 11 percent"). */
+export function percentView(fraction) {
+  const tiny = powerOfTen(fractionValue(fraction) * 100);
+  if (!tiny) return percent(fraction);
+  const power = tiny.exponent.startsWith("-") ? `minus ${tiny.exponent.slice(1)}` : tiny.exponent;
+  return html`<span aria-hidden="true">${percent(fraction)}</span><span class="rollbook-visually-hidden">${tiny.mantissa} times 10 to the power ${power} percent</span>`;
 }
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
-/** A number as JavaScript writes a tiny one, "9.2e-11", in the notation a reader learnt at
- *  school, "9.2 × 10⁻¹¹" (a rare total's chance, the tail an open-ended chain leaves out), held
- *  on one line (narrow no-break spaces: a narrow table cell split it after the ×). */
-function powerOfTen(text) {
-  const [mantissa, exponent] = text.split("e");
-  return exponent === undefined ? text : `${mantissa}\u202f×\u202f10${[...exponent.replace("+", "")].map((c) => SUPERSCRIPT[c]).join("")}`;
+/** A tiny percentage that JavaScript writes "9.2e-11" as its mantissa and exponent ("9.2", "-11"),
+ *  to be written in the notation a reader learnt at school, "9.2 × 10⁻¹¹" (a rare total's chance,
+ *  the tail an open-ended chain leaves out), held on one line (narrow no-break spaces: a narrow
+ *  table cell split it after the ×); null for a percentage written plainly. */
+function powerOfTen(value) {
+  if (!(value > 0 && value < 0.01)) return null;
+  const [mantissa, exponent] = value.toPrecision(2).split("e");
+  return exponent === undefined ? null : { mantissa, exponent: exponent.replace("+", "") };
 }
 
 /** A chance as a percentage and, when it is not a whole certainty, the engine's exact fraction:

@@ -9,7 +9,7 @@ import { define, html, nothing, RollbookElement } from "../element.js";
 import { fittingLink, readQuery } from "../links.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { fieldInError, revealProblem } from "../field-problem.js";
-import { barLength, breakdown, diceOfRoll, errorView, fractionValue, percent } from "./dice.js";
+import { barLength, breakdown, diceOfRoll, errorView, fractionValue, percentView } from "./dice.js";
 
 const QUICK_DICE = ["d4", "d6", "d8", "d10", "d12", "d20", "d100", "d%"];
 const LINK = { expression: "text", seed: "int", vars: "vars", label: "text" };
@@ -246,13 +246,13 @@ function chanceLine(result, name, words) {
   const low = result[`p_${name}`];
   const high = result[`p_${name}_max`];
   if (result.estimate) {
-    return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: about ${percent(low)}</strong>
+    return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: about ${percentView(low)}</strong>
       (estimated, ±${Number((result.margin * 100).toPrecision(2))} points)</p>`;
   }
   // the exact fraction beside it while it is short enough to read (400d6's have 312 digits a side)
   const exact = low.length <= EXACT_SHOWN && high.length <= EXACT_SHOWN;
-  const upTo = high !== low ? html`up to ${exact ? high : percent(high)} if the cut-off tail counts` : nothing;
-  return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: ${percent(low)}</strong>
+  const upTo = high !== low ? html`up to ${exact ? high : percentView(high)} if the cut-off tail counts` : nothing;
+  return html`<p class="rollbook-chance"><strong>${words} ${result[name]}: ${percentView(low)}</strong>
     ${exact ? html`(${low}${high !== low ? html`, ${upTo}` : nothing})` : high !== low ? html`(${upTo})` : nothing}</p>`;
 }
 
@@ -274,14 +274,14 @@ export function distributionView(result) {
     </dl>
     ${chanceLine(result, "at_least", "At least")}
     ${chanceLine(result, "at_most", "At most")}
-    ${result.residual !== "0" ? html`<p class="rollbook-note">Open-ended chains are cut where less than ${percent(result.residual)} is left; the odds are exact up to that.</p>` : nothing}
+    ${result.residual !== "0" ? html`<p class="rollbook-note">Open-ended chains are cut where less than ${percentView(result.residual)} is left; the odds are exact up to that.</p>` : nothing}
     <div class="rollbook-distribution" tabindex="0" role="region" aria-label="Chance of each total">
       <table>
         <caption>${!result.estimate ? "Chance of each total"
           : `Share of each total${result.ranges ? ", by range," : ""} in ${result.rolls.toLocaleString("en")} rolls (estimated chance)`}</caption>
         <thead><tr><th scope="col">Total</th><th scope="col">Chance</th><th scope="col"><span class="rollbook-visually-hidden">Bar</span></th></tr></thead>
         <tbody>${rows.map(([total, p]) => html`<tr>
-          <th scope="row">${total}</th><td>${percent(p)}</td>
+          <th scope="row">${total}</th><td>${percentView(p)}</td>
           <td class="rollbook-bar-cell"><progress class="rollbook-bar" max="1" .value=${barLength(p, peak)} aria-hidden="true"></progress></td>
         </tr>`)}</tbody>
       </table>
