@@ -18,7 +18,7 @@ import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { CHARACTER_RULINGS as RULINGS_FACTS } from "../facts.js";
 import { CHARACTER_RULINGS, KeptError, newId } from "../kept.js";
 import { keptNotice } from "../kept-notice.js";
-import { readQuery, shareLink } from "../links.js";
+import { fittingLink, readQuery } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
 import { ABILITY_NAMES, sheetDetails, sheetSummary } from "./character-sheet.js";
 import { select } from "./encounter/fields.js";
@@ -449,12 +449,13 @@ class CharacterGenerator extends RollbookElement {
 
   #shareView() {
     if (!this.answer) return nothing;
-    const link = shareLink(SITE_ROOT, PAGE, LINK, {
+    // (null, so no link, when one would not read back whole: the roller's and the helpers' guard)
+    const link = fittingLink(SITE_ROOT, PAGE, LINK, {
       name: this.draft.name.trim(), scores: this.answer.result.rolled, hp_roll: this.answer.result.hp_roll,
       ...switched(this.draft.readings),
     });
     return html`<div class="rollbook-row rollbook-character__share">
-      <a class="md-button" href=${link}>Link to this character</a>
+      ${link ? html`<a class="md-button" href=${link}>Link to this character</a>` : nothing}
       <button type="button" class="md-button" @click=${() => print()}>Print the sheet</button>
     </div>`;
   }

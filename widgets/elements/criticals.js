@@ -6,7 +6,7 @@
 
 import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, RollbookElement } from "../element.js";
-import { readQuery, shareLink } from "../links.js";
+import { fittingLink, readQuery } from "../links.js";
 import { kept, pagePath, SITE_ROOT } from "../session.js";
 import { newId } from "../kept.js";
 import { CRITICAL_TYPES } from "../facts.js";
@@ -143,7 +143,7 @@ class CriticalLookup extends RollbookElement {
     if (!this.answer) return html`<p class="rollbook-answer__hint">Pick the damage type, then Look up.</p>`;
     if (!this.answer.ok) return nothing; // shown in the form, at its field or above the button
     const r = this.answer.result;
-    const link = shareLink(SITE_ROOT, PAGE, LINK, { ...this.asked, roll: this.asked.seed === undefined ? r.die : undefined });
+    const link = fittingLink(SITE_ROOT, PAGE, LINK, { ...this.asked, roll: this.asked.seed === undefined ? r.die : undefined });
     return html`
       <p class="rollbook-total"><span class="rollbook-total__label">Modified roll</span>
         <output class="rollbook-total__value">${r.roll}</output></p>
@@ -156,8 +156,7 @@ class CriticalLookup extends RollbookElement {
         <div><dt>Row</dt><dd>${r.row}</dd></div>
       </dl>
       <p class="rollbook-breakdown"><code>${breakdown(r.text)}</code></p>
-      <p class="rollbook-share"><a href=${link}>Link to this critical</a> ·
-        <a href=${new URL("opencore/damage-and-criticals/", SITE_ROOT).href}>The critical hit rules</a></p>`;
+      <p class="rollbook-share">${link ? html`<a href=${link}>Link to this critical</a> · ` : nothing}<a href=${new URL("opencore/damage-and-criticals/", SITE_ROOT).href}>The critical hit rules</a></p>`;
   }
 
   #tableView() {
