@@ -469,6 +469,48 @@ def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_
     expect(buck.locator(".rollbook-problem")).to_have_count(0)
 
 
+def test_a_cyno_strikes_dice_rolled_at_the_table_go_into_the_strike_each_used_once(phone, base_url: str) -> None:
+    """A GM who rolls Cyno's dice at the table had nowhere on the card to give them: the strike, the
+    dodge or parry, the damage. "Strike options" takes each the strike declared calls for (a dodge
+    roll only against a dodge), a refusal at its field; once kept they are emptied for the next."""
+    enc = engine("encounter start", rules="cyno")["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Rachel", side="players", weapon="2d6", score=RACHEL["score"])["encounter"]
+    enc = engine("encounter add", encounter=enc, name="Ganger", side="gang", weapon="1d6", score=GANGER["score"])["encounter"]
+    enc = engine("encounter next", encounter=enc, roll={"p1": 4, "g1": 1})["encounter"]  # Rachel first
+    page = phone.new_page()
+    page.goto(base_url + "tools/encounter/")
+    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7,
+                              "updated": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")}})
+    rachel = page.locator("rollbook-encounter li[data-id='p1']")
+    strike = rachel.locator(".rollbook-encounter__attack")
+    expect(strike).to_have_text("Strike Ganger", timeout=ENGINE_TIMEOUT_MS)
+    rachel.locator("summary", has_text="Strike options").click()
+    # the charts' lines, the engine's last table to come: drawn above the rolls
+    expect(rachel.get_by_label("+1: Striking at a large target", exact=False)).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    expect(rachel.get_by_label("Dodge or parry roll (1d20)")).to_have_count(0)  # no dodge or parry declared: none to roll
+    rachel.get_by_label("Target's defense").select_option("dodge")
+    rachel.get_by_label("Strike roll (1d20)").fill("25")
+    strike.click()  # no d20 shows 25: refused at that field, focused and in view
+    field = rachel.get_by_label("Strike roll (1d20)")
+    expect(field).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    box = field.bounding_box()
+    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
+    field.fill("15")
+    rachel.get_by_label("Dodge or parry roll (1d20)").fill("3")
+    rachel.get_by_label("Damage roll").fill("9")
+    expect(rachel.locator("summary", has_text="Strike options")).to_have_text("Strike options (3)")
+    before = logged(page)
+    strike.click()
+    step_kept(page, before)
+    said = "\n".join(entry["text"] for entry in kept_encounter(page)["current"]["log"])
+    assert "Rachel strikes Ganger: 15 " in said and "dodge fails: 3 " in said and "takes 9 DP" in said, said
+    expect(rachel.locator(".rollbook-problem")).to_have_count(0)
+    kept_options = page.evaluate("() => document.querySelector('rollbook-encounter').edits.p1")
+    assert [kept_options[k] for k in ("roll", "defense_roll", "damage_roll")] == ["", "", ""], kept_options  # used: one strike's
+    expect(rachel.locator("summary", has_text="Strike options")).to_have_text("Strike options")
+
+
 def test_start_says_the_engine_is_starting_at_the_button_within_100_ms_on_a_slow_phone(fresh_phone, base_url: str) -> None:
     held: list[Any] = []
     fresh_phone.route("**/pyodide/*/pyodide.asm.mjs", lambda route: held.append(route))  # the engine still on its way

@@ -269,6 +269,17 @@ def test_the_encounter_says_a_bad_value_at_its_field(phone, base_url: str) -> No
                 acting.locator(".rollbook-encounter__attack").tap()
                 check_field(page, acting.get_by_label(label, exact=True), f"encounter (cyno) strike: {label} = {BAD!r}", problems)
                 acting.get_by_label(label, exact=True).fill("")
+            acting.get_by_label("What is fired").select_option("weapon")
+            # the dice rolled at the table, each shown where the strike declared calls for it
+            for label, defense, aim in (("Strike roll (1d20)", "none", ""), ("Damage roll", "none", ""),
+                                        ("Dodge or parry roll (1d20)", "dodge", ""), ("Blind dodge or parry roll (1d100)", "parry", ""),
+                                        ("Aimed hit's roll (1d100)", "none", "1")):
+                acting.get_by_label("Target's defense").select_option(defense)
+                acting.get_by_label("Actions spent aiming", exact=True).fill(aim)
+                acting.get_by_label(label, exact=True).fill(BAD)
+                acting.locator(".rollbook-encounter__attack").tap()
+                check_field(page, acting.get_by_label(label, exact=True), f"encounter (cyno) strike: {label} = {BAD!r}", problems)
+                acting.get_by_label(label, exact=True).fill("")
         check_page(page, f"encounter ({rules})", problems)
 
     assert problems == [], "\n".join(problems)

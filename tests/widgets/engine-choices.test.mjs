@@ -128,4 +128,10 @@ test("the encounter card's Attack options send arguments the engine's attack tak
   for (const name of [...names, "critical_type", "weapon"]) {
     assert.ok(COMMANDS["encounter attack"][name], `encounter attack takes no ${name}`);
   }
+  // and a Cyno card's dice rolled at the table, under Strike options
+  const strike = source.match(/const STRIKE_ROLLS = \[([\s\S]*?)\];/)?.[1];
+  assert.ok(strike, "no STRIKE_ROLLS in actions.js");
+  const rolls = [...strike.matchAll(/\["([a-z_]+)", "/g)].map((m) => m[1]);
+  assert.equal(rolls.length, 5, rolls);
+  for (const name of rolls) assert.ok(COMMANDS["encounter strike"][name], `encounter strike takes no ${name}`);
 });

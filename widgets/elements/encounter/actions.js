@@ -43,7 +43,7 @@ export async function attack(t, attacker, target) {
   };
   await t.run(cyno ? "encounter strike" : "encounter attack", args,
     { rolls: true, title: `${a.name} ${cyno ? "strikes" : "attacks"} ${b.name}`, form: `act-${attacker}`, alsoKeep: logged,
-      onKept: cyno ? null : () => rollsUsed(t.edit(attacker)) });
+      onKept: () => rollsUsed(t.edit(attacker), cyno ? STRIKE_ROLLS : ATTACK_OPTIONS) });
 }
 
 /** An OpenCore attack's arguments: with what is in hand, as the engine's status says (Hand to Hand
@@ -67,11 +67,13 @@ function attackKind(t, id) {
   return { power, wielded, modes: power ? [] : t.weaponModes?.get(wielded) ?? [] };
 }
 
-/** Dice rolled at the table count for one attack: emptied once it is kept (bonuses stay, as a
- *  situation often lasts: the count on "Attack options" shows them). */
-function rollsUsed(e) {
-  for (const [name] of ATTACK_OPTIONS) if (name.endsWith("_roll")) e[name] = "";
+/** Dice rolled at the table count for one attack or strike: emptied once it is kept (bonuses
+ *  stay, as a situation often lasts: the count on "Attack options" shows them). */
+function rollsUsed(e, options) {
+  for (const [name] of options) if (rolled(name)) e[name] = "";
 }
+
+const rolled = (name) => name.endsWith("_roll") || name === "roll" || name === "percentile";
 
 /** A strike's declared defense and the options chosen under "Strike options". */
 function strikeArgs(t, attacker, target) {
@@ -81,7 +83,22 @@ function strikeArgs(t, attacker, target) {
   return { attacker, target, defense: e.defense ?? DEFENSE.default,
            condition: !volley && e.conditions.length ? e.conditions : undefined, aim: volley ? undefined : typed(e.aim),
            ranged: (!volley && e.ranged) || undefined, unaware: e.unaware || undefined,
-           rocket: e.fired === "rocket" || undefined, volley: volley ? typed(e.volley) ?? 0 : undefined };
+           rocket: e.fired === "rocket" || undefined, volley: volley ? typed(e.volley) ?? 0 : undefined,
+           ...Object.fromEntries(strikeRolls(e).map(([name]) => [name, typed(e[name])])) };
+}
+
+/** Cyno's dice rolled at the table, as `encounter strike` names them, each shown where the strike
+ *  declared calls for it (a dodge or parry roll only against one, the percentage roll only for a
+ *  blind dodge or a parry, an aimed hit's roll only when aiming): left blank, rolled for you. */
+const STRIKE_ROLLS = [["roll", "Strike roll (1d20)"], ["defense_roll", "Dodge or parry roll (1d20)"],
+  ["percentile", "Blind dodge or parry roll (1d100)"], ["damage_roll", "Damage roll"], ["location_roll", "Aimed hit's roll (1d100)"]];
+
+function strikeRolls(e) {
+  const volley = e.fired === "volley";
+  const defended = (e.defense ?? DEFENSE.default) !== "none" && !e.unaware && e.fired !== "rocket";
+  const shown = { defense_roll: defended, percentile: defended && ["blind-dodge", "parry"].includes(e.defense),
+                  location_roll: !volley && (typed(e.aim) ?? 0) > 0 };
+  return STRIKE_ROLLS.filter(([name]) => shown[name] ?? true);
 }
 
 /** The acting combatant's fields as the engine's steps name them, with their labels, in the form's order. */
@@ -152,8 +169,9 @@ function strikeOptions(t, c, problem) {
   };
   const sign = (n) => (n > 0 ? `+${n}` : String(n));
   const volley = e.fired === "volley";
+  const rolls = strikeRolls(e);
   const chosenCount = (volley ? 0 : e.conditions.length + (e.ranged ? 1 : 0) + (typed(e.aim) ? 1 : 0))
-    + (e.unaware ? 1 : 0) + (e.fired !== "weapon" ? 1 : 0);
+    + (e.unaware ? 1 : 0) + (e.fired !== "weapon" ? 1 : 0) + rolls.filter(([name]) => typed(e[name]) !== undefined).length;
   return html`<details class="rollbook-combatant__edit">
     <summary>Strike options${chosenCount ? ` (${chosenCount})` : ""}</summary>
     <div class="rollbook-fields">
@@ -170,6 +188,11 @@ function strikeOptions(t, c, problem) {
         @change=${(ev) => toggle(row, ev.target.checked)}> ${sign(row.modifier)}: ${row.condition}</label>`)}
       ${problem.of("conditions") ? html`<p class="rollbook-problem" role="alert" tabindex="-1">${labelled("Bonuses and penalties", problem.of("conditions"))}</p>` : nothing}
     </fieldset>`}
+    <p>Dice rolled at the table, for this strike; left blank, they are rolled for you.</p>
+    <div class="rollbook-fields">
+      ${rolls.map(([name, label]) => input(id(name.replaceAll("_", "-")), label, e[name] ?? "", (v) => { e[name] = v; t.update(); },
+        { problem: problem.of(name), wide: name === "percentile" }))}
+    </div>
   </details>`;
 }
 
@@ -198,7 +221,7 @@ function actionsForm(t, enc, c, attackRefused, here) {
   const cyno = enc.rules === "cyno";
   const e = t.edit(c.id);
   const form = `act-${c.id}`;
-  const problem = t.problemFor(form, cyno ? ACT_FIELDS : [...ACT_FIELDS.filter(([arg]) => ["target", "after"].includes(arg)), ...ATTACK_FIELDS]);
+  const problem = t.problemFor(form, cyno ? [...ACT_FIELDS, ...STRIKE_ROLLS] : [...ACT_FIELDS.filter(([arg]) => ["target", "after"].includes(arg)), ...ATTACK_FIELDS]);
   const targetProblem = problem.of("target") ?? problem.of("after");
   if (attackRefused) { // OpenCore: stunned, the Defense action and Bide still open
     return html`<div class="rollbook-combatant__act" data-anchor=${`act-${c.id}`}>
