@@ -131,7 +131,7 @@ function attackOptions(t, c, problem) {
   const e = t.edit(c.id);
   const a = attackKind(t, c.id);
   const shown = ATTACK_OPTIONS.filter(([, , when]) => when(a));
-  const [rolls, numbers] = [shown.filter(([name]) => name.endsWith("_roll")), shown.filter(([name]) => !name.endsWith("_roll"))];
+  const [rolls, numbers] = [shown.filter(([name]) => rolled(name)), shown.filter(([name]) => !rolled(name))];
   const given = shown.filter(([name]) => typed(e[name]) !== undefined).length
     + [a.power, e.substance_flaw, e.attack_critical, a.modes.length && e.mode && e.mode !== a.modes[0]].filter(Boolean).length;
   const id = (name) => `rollbook-enc-${c.id}-${name.replaceAll("_", "-")}`;

@@ -90,6 +90,13 @@ class EncounterTracker extends RollbookElement {
     const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
     this.conditions = charts.flat().filter((row) => row.id);
     this.update();
+    // A refusal shown before the charts came (a strike tapped as the page opened) had its field
+    // brought into view, then pushed down out of it by their lines (a browser test): brought back,
+    // while it still has the focus (the player has not moved on).
+    requestAnimationFrame(() => {
+      const field = document.activeElement;
+      if (field && this.contains(field) && field.getAttribute("aria-invalid") === "true") field.scrollIntoView({ block: "center" });
+    });
   }
 
   /** The kept encounter changed (a step, an import, another tab): ask for its status once. */
