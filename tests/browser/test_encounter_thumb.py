@@ -362,6 +362,26 @@ def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False, or
     return page, page.locator("rollbook-encounter li[data-id='p1']")
 
 
+def kept_by_tapping(page: Page, button: Locator) -> str:
+    """`button` tapped and its step kept; the kept encounter's log, every event's words."""
+    before = logged(page)
+    button.click()
+    step_kept(page, before)
+    return "\n".join(entry["text"] for entry in kept_encounter(page)["current"]["log"])
+
+
+def refused_at(card: Locator, label: str, said: str) -> Locator:
+    """The card's step was refused at the field `label`: focused, marked, the message beside it
+    (starting with the label, then `said`) and in view above the Next / Undo bar. The field."""
+    field = card.get_by_label(label, exact=True)
+    expect(field).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(card.locator(".rollbook-problem")).to_contain_text(f"{label}: {said}")
+    box = field.bounding_box()
+    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
+    return field
+
+
 def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(phone, base_url: str) -> None:
     """Fumble chart, "drops weapon": until it is picked up the fists are what is left. The engine
     refuses an attack that names no weapon then, and the card's Attack named none: every tap said
@@ -386,13 +406,7 @@ def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
     attack.click()  # no damage roll: refused at its field, which is opened, focused and in view
-    damage = buck.get_by_label("Damage roll")
-    expect(damage).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
-    expect(damage).to_have_attribute("aria-invalid", "true")
-    expect(buck.locator(".rollbook-problem")).to_contain_text("Damage roll: Thrown weapons deal the thrown weapon's own damage")
-    box = damage.bounding_box()
-    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
-    damage.fill("4")
+    refused_at(buck, "Damage roll", "Thrown weapons deal the thrown weapon's own damage").fill("4")
     buck.get_by_label("Attack roll (1d100)").fill("90")
     buck.get_by_label("Defense roll (1d100)").fill("10")
     attack.click()  # a hit that reaches HP: which critical table, the Weapons Table does not say either
@@ -427,11 +441,8 @@ def test_a_weapons_mode_is_chosen_on_the_acting_card_and_goes_into_the_attack(ph
     buck.get_by_label("Attack roll (1d100)").fill("90")
     buck.get_by_label("Defense roll (1d100)").fill("10")
     expect(buck.locator("summary", has_text="Attack options")).to_have_text("Attack options (3)")
-    before = logged(page)
-    attack.click()
-    step_kept(page, before)
-    said = [entry["text"] for entry in kept_encounter(page)["current"]["log"] if entry["text"].startswith("Buck attacks Orc")]
-    assert said and "Damage 3d10+20" in said[0], said  # full auto's damage, not single's 3d10
+    said = kept_by_tapping(page, attack)
+    assert "Buck attacks Orc" in said and "Damage 3d10+20" in said, said  # full auto's damage, not single's 3d10
 
 
 def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_at_its_field(phone, base_url: str) -> None:
@@ -450,22 +461,13 @@ def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_
     expect(buck.get_by_label("Damage roll")).to_have_count(0)  # the weapon's own fields go with it
     expect(buck.get_by_label("Better weapon's bonus")).to_have_count(0)
     attack.click()  # no damage of its own: refused at that field, focused and in view
-    damage = buck.get_by_label("Power's damage")
-    expect(damage).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
-    expect(damage).to_have_attribute("aria-invalid", "true")
-    expect(buck.locator(".rollbook-problem")).to_contain_text("Power's damage: ")
-    box = damage.bounding_box()
-    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
-    damage.fill("6")
+    refused_at(buck, "Power's damage", "a Power's damage is a number the GM gives").fill("6")
     buck.get_by_label("Power's score").fill("70")
     buck.get_by_label("Attack roll (1d100)").fill("90")
     buck.get_by_label("Defense roll (1d100)").fill("10")
     buck.get_by_label("Critical table of the attack").select_option("impact")
-    before = logged(page)
-    attack.click()
-    step_kept(page, before)
-    said = [entry["text"] for entry in kept_encounter(page)["current"]["log"] if entry["text"].startswith("Buck attacks Orc")]
-    assert said and "Attack 90 → 160" in said[0] and "Damage 6 (Power)" in said[0], said  # the Power's score as the skill, its damage
+    said = kept_by_tapping(page, attack)
+    assert "Buck attacks Orc: Attack 90 → 160" in said and "Damage 6 (Power)" in said, said  # the Power's score as the skill, its damage
     expect(buck.locator(".rollbook-problem")).to_have_count(0)
 
 
@@ -491,19 +493,11 @@ def test_a_cyno_strikes_dice_rolled_at_the_table_go_into_the_strike_each_used_on
     rachel.get_by_label("Target's defense").select_option("dodge")
     rachel.get_by_label("Strike roll (1d20)").fill("25")
     strike.click()  # no d20 shows 25: refused at that field, focused and in view
-    field = rachel.get_by_label("Strike roll (1d20)")
-    expect(field).to_be_focused(timeout=ENGINE_TIMEOUT_MS)
-    expect(field).to_have_attribute("aria-invalid", "true")
-    box = field.bounding_box()
-    assert box and 48 <= box["y"] and box["y"] + box["height"] <= SCREEN - BAR, f"the field at {box}, out of view"
-    field.fill("15")
+    refused_at(rachel, "Strike roll (1d20)", "the strike roll must be between 1 and 20, not 25").fill("15")
     rachel.get_by_label("Dodge or parry roll (1d20)").fill("3")
     rachel.get_by_label("Damage roll").fill("9")
     expect(rachel.locator("summary", has_text="Strike options")).to_have_text("Strike options (3)")
-    before = logged(page)
-    strike.click()
-    step_kept(page, before)
-    said = "\n".join(entry["text"] for entry in kept_encounter(page)["current"]["log"])
+    said = kept_by_tapping(page, strike)
     assert "Rachel strikes Ganger: 15 " in said and "dodge fails: 3 " in said and "takes 9 DP" in said, said
     expect(rachel.locator(".rollbook-problem")).to_have_count(0)
     kept_options = page.evaluate("() => document.querySelector('rollbook-encounter').edits.p1")
