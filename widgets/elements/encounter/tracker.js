@@ -71,23 +71,23 @@ class EncounterTracker extends RollbookElement {
   }
 
   async #tables() {
-    const [weapons, armors] = await Promise.all([
+    // asked all at once: the worker answers them in turn, with no round trip to this page between
+    const [weapons, armors, rulings, ...rest] = await Promise.all([
       ask({ command: "table", args: { name: "opencore.weapons" } }),
       ask({ command: "table", args: { name: "opencore.armor" } }),
+      ask({ command: "rulings", args: {} }),
+      // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
+      ...RULES.map(({ value: rules }) => ask({ command: "encounter typical", args: { rules } })),
+      // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
+      tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties"),
     ]);
+    const [typicals, charts] = [rest.slice(0, RULES.length), rest.slice(RULES.length)];
     this.weapons = weapons.ok ? weapons.result.rows.map((r) => r.weapon) : [];
     // a weapon's damage modes (the Assault Rifle's), the first its default: offered under "Attack options"
     this.weaponModes = new Map(weapons.ok ? weapons.result.rows.map((r) => [r.weapon, (r.modes ?? []).map((m) => m.mode)]) : []);
     this.armors = armors.ok ? armors.result.rows.map((r) => r.armor) : [];
-    // the typical combatant's scores (the placeholders of blank fields) and the ruling they follow
-    for (const { value: rules } of RULES) {
-      const typical = await ask({ command: "encounter typical", args: { rules } });
-      if (typical.ok) this.typical[rules] = typical.result;
-    }
-    const rulings = await ask({ command: "rulings", args: {} });
+    RULES.forEach(({ value: rules }, i) => { if (typicals[i].ok) this.typical[rules] = typicals[i].result; });
     this.rulingTitles = new Map(rulings.ok ? rulings.result.rulings.map((r) => [r.id, r.title]) : []);
-    // Cyno: the strike charts' lines a player picks (the engine's rows, as on the combat helpers)
-    const charts = await Promise.all([tableRows("cyno.strike.bonuses"), tableRows("cyno.strike.penalties")]);
     this.conditions = charts.flat().filter((row) => row.id);
     this.update();
     // A refusal shown before the charts came (a strike tapped as the page opened) had its field
