@@ -27,9 +27,16 @@ globalThis.addEventListener?.("storage", (event) => {
 });
 // A page thawed from the back/forward cache may have missed those while it was frozen (a browser
 // need not send a frozen page storage events; Chromium keeps them for the thaw): what is kept now
-// is read again.
+// is read again, and again a moment later. In Chromium each tab's process reads localStorage from
+// its own copy, which messages from the browser bring up to date: read at the thaw, the copy may
+// still lack another tab's last write, and a browser that sends no event would never say it came
+// (a browser test, 2026-12-07: the thawed page went on showing the encounter without the step the
+// other tab had kept).
+const THAWED_READ_AGAIN_MS = [250, 1000, 5000];
 globalThis.addEventListener?.("pageshow", (event) => {
-  if (event.persisted) kept.reload();
+  if (!event.persisted) return;
+  kept.reload();
+  for (const ms of THAWED_READ_AGAIN_MS) setTimeout(() => kept.catchUp(), ms);
 });
 
 

@@ -469,6 +469,21 @@ test("two tabs keep characters and roll at the same moment: both changes are kep
   assert.deepEqual(new KeptStore(storage).characters.map((c) => c.name), ["Ash"]);
 });
 
+test("catching up reads storage again only when it holds another value (a page thawed from the back/forward cache)", () => {
+  const storage = new MemoryStorage();
+  const [a, b] = [new KeptStore(storage), new KeptStore(storage)];
+  let heard = 0;
+  b.watch(() => heard++);
+  b.catchUp();
+  assert.equal(heard, 0); // nothing new: the page is not drawn again for nothing
+  a.saveEncounter(running({ current: fight(1), undo: [] }));
+  b.catchUp();
+  assert.equal(heard, 1);
+  assert.deepEqual(b.encounter.current, fight(1));
+  b.catchUp();
+  assert.equal(heard, 1);
+});
+
 test("two tabs advance one encounter: the later step is refused, and the encounter shown is the stored one", () => {
   const storage = new MemoryStorage();
   const [a, b] = [new KeptStore(storage), new KeptStore(storage)];

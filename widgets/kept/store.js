@@ -184,6 +184,12 @@ export class KeptStore {
     this.#notify();
   }
 
+  /** Reload when storage holds another value than the one this state was read from (nothing
+   *  said to the watchers otherwise). */
+  catchUp() {
+    if (this.#stored() !== this.raw) this.reload();
+  }
+
   /** Resolves once every change made in this tab so far is settled (or could not be: `saved`,
    *  `problem`). At once where there is no settling. */
   async settled() {
