@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import threading
 import time
@@ -20,6 +21,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from kit.chromium import CHROMIUM, CHROMIUM_FLAGS, suite_flags  # noqa: F401  (the browser tests' Chromium, from here)
+from kit.kept import KEPT
 from kit.served import QuietServer
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
@@ -316,6 +318,16 @@ def widgets_text(page: Any) -> str:
     return page.evaluate(WIDGETS_TEXT)
 
 
+# A tab's copy of localStorage behind the browser's (Chromium's copies per process, brought up to
+# date by messages, lag between tabs): while window.__stale is set, the kept value reads as it.
+STALE_READ = """(() => {
+  const getItem = Storage.prototype.getItem;
+  Storage.prototype.getItem = function (key) {
+    return window.__stale !== undefined && this === localStorage && key === %s ? window.__stale : getItem.call(this, key);
+  };
+})();""" % json.dumps(KEPT)
+
+
 def watch_errors(page: Any) -> list[str]:
     """The page's uncaught errors from now on (each one a test's failure to report)."""
     errors: list[str] = []
@@ -348,8 +360,6 @@ def another_tab_keeps_as_tapped(page: Any, fight: dict[str, Any], button: str) -
     """Another tab's encounter `fight` written to storage at the instant `button` (its text) of the
     page's tracker is tapped, in one task: the page has not heard of it when the tap runs (a page
     gets no storage event for its own write)."""
-    from kit.kept import KEPT
-
     page.evaluate("""([key, fight, button]) => {
       localStorage.setItem(key, JSON.stringify({ rollbook: 2, encounter: fight }));
       [...document.querySelectorAll("rollbook-encounter button")].find((b) => b.textContent.trim() === button).click();
@@ -358,8 +368,6 @@ def another_tab_keeps_as_tapped(page: Any, fight: dict[str, Any], button: str) -
 
 def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
-    from kit.kept import KEPT
-
     page.goto(base_url + "tools/")
     page.evaluate("([key, e]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: e}))", [KEPT, fight])
     page.goto(base_url + "tools/encounter/")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, STALE_READ
 from kit.engine import engine
 from kit.kept import KEPT, read_kept
 
@@ -149,18 +149,13 @@ DEAF = "addEventListener('storage', (event) => event.stopImmediatePropagation(),
 
 # And its copy of storage a moment behind the browser's at the thaw (Chromium's copies per process,
 # brought up to date by messages: widgets/session.js), as it was read at the freeze for 100 ms.
-STALE_AT_THAW = """(() => {
-  const getItem = Storage.prototype.getItem;
-  Storage.prototype.getItem = function (key) {
-    return window.__stale !== undefined && this === localStorage && key === %s ? window.__stale : getItem.call(this, key);
-  };
-  addEventListener("pagehide", (event) => { if (event.persisted) window.__frozenWith = getItem.call(localStorage, %s); }, true);
-  addEventListener("pageshow", (event) => {
-    if (!event.persisted) return;
-    window.__stale = window.__frozenWith;
-    setTimeout(() => { delete window.__stale; }, 100);
-  }, true);
-})();""" % (json.dumps(KEPT), json.dumps(KEPT))
+STALE_AT_THAW = STALE_READ + """
+addEventListener("pagehide", (event) => { if (event.persisted) window.__frozenWith = localStorage.getItem(%s); }, true);
+addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  window.__stale = window.__frozenWith;
+  setTimeout(() => { delete window.__stale; }, 100);
+}, true);""" % json.dumps(KEPT)
 
 
 @pytest.mark.parametrize("events", ["kept for the thaw", "none while frozen", "none while frozen, storage a moment behind"])

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, axe_violations, encounter_quiet, open_fight, phone_context, watch_errors, widgets_text
+from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, STALE_READ, axe_violations, encounter_quiet, open_fight, phone_context, watch_errors, widgets_text
 from kit.kept import KEPT as KEY, a_fight, keep_an_encounter, kept_fight
 from vocabulary import engine_words
 
@@ -337,12 +337,6 @@ HOLD_MARK = """(() => {
   };
   addEventListener("storage", (event) => { if (event.newValue?.includes("Ash")) window.__heardAsh = true; });
 })();"""
-STALE_READ = """(() => {
-  const getItem = Storage.prototype.getItem;
-  Storage.prototype.getItem = function (key) {
-    return window.__stale !== undefined && this === localStorage && key === %s ? window.__stale : getItem.call(this, key);
-  };
-})();""" % json.dumps(KEY)
 
 
 def test_a_character_left_out_of_storage_for_a_moment_by_another_tabs_write_is_said_kept(browser, base_url: str, outside) -> None:
