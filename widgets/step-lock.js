@@ -61,6 +61,7 @@ export function indexedDbMark(idb = indexedDbOrNull(), name = "encounter") {
     request.onsuccess = () => {
       const db = request.result;
       db.onversionchange = () => { db.close(); opened = null; }; // a newer version of the site upgrades it
+      db.onclose = () => { opened = null; }; // the site's data cleared (by the player, elsewhere): open it again
       resolve(db);
     };
     request.onerror = () => { opened = null; reject(request.error); };

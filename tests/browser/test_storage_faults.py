@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, STALE_READ, axe_violations, encounter_quiet, open_fight, phone_context, watch_errors, widgets_text
+from browserkit import ENGINE_TIMEOUT_MS, SHOTS as BROWSER_SHOTS, STALE_READ, axe_violations, encounter_quiet, open_fight, origin_of, phone_context, watch_errors, widgets_text
 from kit.kept import KEPT as KEY, a_fight, keep_an_encounter, kept_fight
 from vocabulary import engine_words
 
@@ -366,3 +366,52 @@ def test_a_character_left_out_of_storage_for_a_moment_by_another_tabs_write_is_s
     assert {c["name"] for c in json.loads(stored(birch))["characters"]} == {"Ash", "Birch"}
     context.close()
     assert outside.urls == []
+
+
+# The kept store's mark in IndexedDB (widgets/step-lock.js indexedDbMark: database "rollbook",
+# store "marks", key "kept"), or null; opened without a version, so a test never creates the
+# database the page would then find without its store.
+KEPT_MARK = """async () => {
+  if (!(await indexedDB.databases()).some((d) => d.name === "rollbook")) return null;
+  const db = await new Promise((resolve, reject) => {
+    const request = indexedDB.open("rollbook");
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  try {
+    if (!db.objectStoreNames.contains("marks")) return null;
+    return await new Promise((resolve, reject) => {
+      const request = db.transaction("marks").objectStore("marks").get("kept");
+      request.onsuccess = () => resolve(request.result ?? null);
+      request.onerror = () => reject(request.error);
+    });
+  } finally {
+    db.close();
+  }
+}"""
+
+
+def test_the_sites_data_cleared_while_a_page_is_open_leaves_its_next_roll_settled_across_tabs(phone, base_url: str) -> None:
+    """The player clears the site's data (the browser's settings) with a page open: the browser
+    closes the page's IndexedDB connection. The next roll must still leave its mark there, where the
+    next tab's settling reads what was kept last; it was lost for the rest of the visit, every write
+    silently refused on the closed connection (each change then settled by the lock alone)."""
+    page = phone.new_page()
+    page.goto(base_url + "tools/roller/")
+    for expression, count in (("1d6", 1), ("2d6", 2)):
+        if count == 2:  # between the two rolls, the site's data cleared as the browser's settings do
+            cdp = phone.new_cdp_session(page)
+            try:
+                cdp.send("Storage.clearDataForOrigin", {"origin": origin_of(base_url), "storageTypes": "all"})
+            finally:
+                cdp.detach()
+            assert page.evaluate(KEPT_MARK) is None and stored(page) is None
+        field = page.get_by_label("Dice expression")
+        field.fill(expression)
+        field.press("Enter")
+        expect(page.locator(".rollbook-total__label")).to_have_text(expression, timeout=ENGINE_TIMEOUT_MS)
+        page.wait_for_function("(key) => localStorage.getItem(key) !== null", arg=KEY)
+        encounter_quiet(page)  # the roll settled: no lock of the site's held or asked for
+        mark = page.evaluate(KEPT_MARK)
+        assert mark is not None, f"roll {count}: no mark left in IndexedDB"
+        assert mark["text"] == stored(page), f"roll {count}: the mark is not what storage holds"
