@@ -12,7 +12,7 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from kit.chromium import CHROMIUM, CHROMIUM_FLAGS, suite_flags  # noqa: F401  (the browser tests' Chromium, from here)
-from kit.kept import KEPT
+from kit.kept import KEPT, put_kept
 from kit.served import QuietServer
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
 
@@ -207,10 +207,10 @@ def origin_of(base_url: str) -> str:
 
 
 @contextlib.contextmanager
-def leaving_nothing_kept(context: Any, base_url: str, outside: Outside) -> Iterator[None]:
+def leaving_nothing_kept(context: Any, base_url: str, outside: Outside, tab: StartedTab | None = None) -> Iterator[None]:
     """The test starts with nothing kept (checked, and cleared when something came back) and, when
-    it ends, its pages are closed and the site's storage cleared (then checked); requests that left
-    127.0.0.1 meanwhile counted in `outside`."""
+    it ends, its pages are closed (but the started `tab`, put at rest) and the site's storage
+    cleared (then checked); requests that left 127.0.0.1 meanwhile counted in `outside`."""
     local = urlsplit(base_url).netloc
 
     def record(request: Any) -> None:
@@ -226,14 +226,19 @@ def leaving_nothing_kept(context: Any, base_url: str, outside: Outside) -> Itera
         yield
     finally:
         context.remove_listener("request", record)
-        keeper, *pages = context.pages or [context.new_page()]
+        spared = tab.page if tab else None
+        keeper, *pages = [page for page in context.pages if page is not spared] or [context.new_page()]
         for page in pages:
             page.close()
+        if tab:
+            tab.rest(base_url)
         left = kept_by_the_site(context, keeper, base_url, clear=True)
         if left != NOTHING_KEPT:  # once more, a moment later: see KeptCameBack
             warnings.warn(KeptCameBack(f"kept right after the test's clear: {left}"))
             time.sleep(0.5)
             left = kept_by_the_site(context, keeper, base_url, clear=True)
+        if tab:
+            tab.reread_kept()
         assert left == NOTHING_KEPT, f"kept after the test, cleared twice: {left}"
 
 
@@ -374,3 +379,151 @@ def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
     # the engine ready: the tracker's tables and rulings asked of it and answered
     page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
+
+
+# --- the started tab ---------------------------------------------------------------------------
+# A player goes from page to page of the site by Material's instant navigation: the document stays,
+# and with it the engine's worker, started once. A new tab's visit to the roller and a roll cost
+# 1.49-1.88 s of CPU (median 1.70 s), the same visit by instant navigation in a tab whose engine
+# had started 0.15-0.25 s (median 0.17 s; a scratch probe, 8 of each interleaved, 2026-12-07):
+# the tests of what a page does once it is open go to it so (the `tab` fixture, conftest.py).
+# A test of a page's start or load, of a first visit, or one that adds routes or init scripts,
+# opens a page of its own.
+
+# (Material's bundle may run 8 s after a page's load: material-later.js; then it reads the sitemap)
+VISIT_MS = 20_000
+# Between two tests the tab rests on a page with no widget of the site's tools.
+RESTING_PAGE = "credits/"
+# Material's instant navigation to `url`, as a tap on a link to it makes it; resolves once the new
+# page is in (Material has swapped its content for the new page's, at `url`). Material takes over
+# links only once its bundle has run (widgets/material-later.js holds it for seconds after a page's
+# load) and it has read the sitemap; a tap before that would be an ordinary navigation. So the tap
+# is seen last, on the window: one Material did not take (its default not prevented) is cancelled
+# there, and tapped again a moment later.
+INSTANT_VISIT = """async ([url, ms]) => {
+  const deadline = performance.now() + ms;
+  const content = () => document.querySelector("[data-md-component=container]");
+  const before = content();
+  const tap = () => {
+    let taken = false;
+    const after = (event) => { taken = event.defaultPrevented; if (!taken) event.preventDefault(); };
+    addEventListener("click", after, { once: true });
+    const link = Object.assign(document.createElement("a"), { href: url });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    return taken;
+  };
+  while (!tap()) {
+    if (performance.now() > deadline) throw new Error(`Material's instant navigation never took a tap on ${location.href}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  while (location.href.split("#")[0] !== url || content() === before) {  // (a heading's #id may follow)
+    if (performance.now() > deadline) throw new Error(`no instant navigation to ${url} in ${ms} ms (at ${location.href})`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}"""
+# The page's engine answered (the start over: no widget of a later page waits for it).
+ENGINE_ANSWERED = """async (ms) => {
+  const entry = [...document.scripts].find((script) => script.src.endsWith("/widgets/rollbook.js")).src;
+  const engine = await import(new URL("engine.js", entry).href);
+  const late = new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms));
+  const answer = await Promise.race([engine.ask({ command: "roll", args: { expression: "d6", seed: 1 } }), late]);
+  if (!answer.ok) throw new Error(JSON.stringify(answer));
+}"""
+# Nothing kept in flight (no lock of the site's held or asked for) and no notice left on <body>
+# (notice.js puts them outside what instant navigation swaps).
+AT_REST = """async () => {
+  const { held, pending } = await navigator.locks.query();
+  document.querySelectorAll("body > .rollbook-notice").forEach((notice) => notice.remove());
+  return ![...held, ...pending].some((lock) => lock.name.startsWith("rollbook-"));
+}"""
+# What a test may have set on the tab that outlives a visit (Playwright's own listeners are not
+# among these: it keeps its waiters on the page's channel).
+TEST_EVENTS = ("console", "pageerror", "dialog", "request", "response", "requestfinished", "requestfailed",
+               "framenavigated", "load", "domcontentloaded", "popup", "download", "filechooser", "worker")
+
+
+def read_again(page: Any) -> None:
+    """`page` reads what is kept again, as a tab does when another tab changed it (session.js
+    hears the storage event the browser sends the other tabs; none comes to a tab for its own write)."""
+    page.evaluate("(key) => dispatchEvent(new StorageEvent('storage', { key }))", KEPT)
+
+
+def kept_by_another_tab(page: Any, value: Any) -> None:
+    """`value` kept (written as JSON) as by another tab of the site: `page` hears of it at once."""
+    put_kept(page, value)
+    read_again(page)
+
+
+# The `tab` fixture: tab(path, color_scheme=None, kept=None) -> the started tab's page, gone to `path`.
+Visit = Callable[..., Any]
+
+
+class StartedTab:
+    """The returning phone's tab of the site whose engine has started, kept from test to test (one
+    per xdist worker): `visit(path)` goes there by instant navigation. Between tests it is put at
+    rest (`rest`, then `reread_kept` once the site's storage is cleared); a tab that cannot be is
+    closed, and the next visit opens a new one."""
+
+    def __init__(self) -> None:
+        self.page: Any = None
+        self.visited = False  # by the test under way: put at rest after it
+
+    def visit(self, context: Any, base_url: str, path: str, color_scheme: str | None = None, kept: Any = None) -> Any:
+        if self.page is None or self.page.is_closed():
+            page = context.new_page()
+            page.goto(base_url + RESTING_PAGE)
+            page.evaluate(ENGINE_ANSWERED, ENGINE_TIMEOUT_MS)
+            # a reach for Material's own parts runs its bundle at once (material-later.js)
+            page.evaluate("document.querySelector('header').dispatchEvent(new FocusEvent('focusin', { bubbles: true }))")
+            self.page = page
+        self.visited = True
+        if color_scheme:
+            self.page.emulate_media(color_scheme=color_scheme)
+        if kept is not None:  # kept before the visit, as by another tab
+            kept_by_another_tab(self.page, kept)
+        if urlsplit(self.page.url).path == urlsplit(base_url + path).path:  # (Material goes only to another page)
+            self.page.evaluate(INSTANT_VISIT, [base_url + RESTING_PAGE, VISIT_MS])
+        self.page.evaluate(INSTANT_VISIT, [base_url + path, VISIT_MS])
+        return self.page
+
+    def rest(self, base_url: str) -> None:
+        """After a test, before the site's storage is cleared: back on the resting page with
+        nothing in flight, the test's listeners, viewport and media gone."""
+        page = self.page
+        if page is None or page.is_closed() or not self.visited:
+            return
+        self.visited = False
+        try:
+            for event in TEST_EVENTS:
+                page._impl_obj.remove_all_listeners(event)  # (the sync API removes only a listener it is given)
+            page.set_viewport_size(PHONE)
+            page.emulate_media(media="null", color_scheme="null", reduced_motion="null", forced_colors="null")  # the phone's own
+            if not page.url.startswith(base_url) or page.evaluate("typeof document$") == "undefined":
+                raise RuntimeError(f"the tab left the site's instant navigation: {page.url}")
+            page.evaluate(INSTANT_VISIT, [base_url + RESTING_PAGE, VISIT_MS])
+            deadline = time.monotonic() + 15
+            while not page.evaluate(AT_REST):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("something kept was still in flight 15 s after the test")
+                page.wait_for_timeout(50)
+        except Exception as error:  # noqa: BLE001  (any of it: the next test gets a new tab)
+            warnings.warn(f"the started tab could not be put at rest, so it is closed: {error}")
+            self.close()
+
+    def reread_kept(self) -> None:
+        """Once the site's storage is cleared: the tab reads what is kept again (see read_again).
+        A tab still saying a problem with what is kept (a store that failed keeps its state until a
+        reload) is closed."""
+        if self.page is not None and not self.page.is_closed():
+            read_again(self.page)
+            if self.page.locator(".rollbook-kept-notice").count():
+                warnings.warn(f"the started tab still says a problem with what is kept, so it is closed: "
+                              f"{self.page.locator('.rollbook-kept-notice').first.inner_text()}")
+                self.close()
+
+    def close(self) -> None:
+        if self.page is not None and not self.page.is_closed():
+            self.page.close()
+        self.page = None

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "site"))
 
-from browserkit import (CHROMIUM, PREFIX, LocalSitemap, Outside, QuietServer, leaving_nothing_kept,
+from browserkit import (CHROMIUM, PREFIX, LocalSitemap, Outside, QuietServer, StartedTab, Visit, leaving_nothing_kept,
                         phone_context, returning_phone_context, suite_flags)  # noqa: E402
 from sitebuild import BuiltSite, deployed_site  # noqa: E402
 
@@ -108,15 +108,34 @@ def returning_phone(playwright: Any, tmp_path_factory: pytest.TempPathFactory) -
     context.close()
 
 
+@pytest.fixture(scope="session")
+def started_tab() -> Iterator[StartedTab]:
+    """The returning phone's tab whose engine has started (browserkit.StartedTab), one per worker."""
+    tab = StartedTab()
+    yield tab
+    tab.close()
+
+
 @pytest.fixture
-def phone(returning_phone: Any, base_url: str, outside: Outside) -> Iterator[Any]:
+def phone(returning_phone: Any, base_url: str, outside: Outside, started_tab: StartedTab) -> Iterator[Any]:
     """The returning phone with nothing kept: its storage is cleared after every test (and
-    checked cleared), its pages closed; only what a browser caches stays. Fails the test if any
-    request left 127.0.0.1. A test of a first visit, or one that routes requests or adds an
-    init script to the whole context, takes `fresh_phone`."""
-    with leaving_nothing_kept(returning_phone, base_url, outside):
+    checked cleared), its pages closed (its started tab put at rest); only what a browser caches
+    stays. Fails the test if any request left 127.0.0.1. A test of a first visit, or one that
+    routes requests or adds an init script to the whole context, takes `fresh_phone`."""
+    with leaving_nothing_kept(returning_phone, base_url, outside, started_tab):
         yield returning_phone
     assert outside.urls == [], f"requests left the site: {outside.urls}"
+
+
+@pytest.fixture
+def tab(phone: Any, base_url: str, started_tab: StartedTab) -> Visit:
+    """`tab(path)`: the phone's tab whose engine has started, gone to `path` (under base_url, a
+    query too) by instant navigation, as a player's tap on a link goes; the same page each call
+    (`color_scheme="dark"`: seen so from then on in this test; `kept=value`: what is kept, written
+    before the visit, as by another tab).
+    For tests of what a page does once open: a page's start, a first visit, routes or init scripts
+    need a page of their own (`phone.new_page()`). Put at rest after the test (see `phone`)."""
+    return lambda path, color_scheme=None, kept=None: started_tab.visit(phone, base_url, path, color_scheme, kept)
 
 
 @pytest.fixture

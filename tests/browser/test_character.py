@@ -49,9 +49,8 @@ def test_the_first_drawing_shows_the_first_screen_then_the_whole(phone, base_url
     expect(selects.first).to_be_visible()
 
 
-def test_a_rolled_character_is_exactly_the_engines_for_its_seed(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_a_rolled_character_is_exactly_the_engines_for_its_seed(tab: Visit) -> None:
+    page = tab("tools/character/")
     expect(page.locator(".rollbook-answer__hint")).to_contain_text("type the nine scores and the HP roll")
     roll_character(page)
     character = keep(page, "Ayla")
@@ -62,9 +61,8 @@ def test_a_rolled_character_is_exactly_the_engines_for_its_seed(phone, base_url:
     assert_sheet_is(page, expected)
 
 
-def test_buck_hunter_typed_from_real_dice_gives_the_seeds_worked_example(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_buck_hunter_typed_from_real_dice_gives_the_seeds_worked_example(tab: Visit) -> None:
+    page = tab("tools/character/")
     for code, score in BUCK.items():
         field = score_field(page, code)
         expect(field).to_have_attribute("inputmode", "numeric")
@@ -81,12 +79,11 @@ def test_buck_hunter_typed_from_real_dice_gives_the_seeds_worked_example(phone, 
     assert_sheet_is(page, engine("opencore character", scores=scores_text(BUCK), hp_roll=96))
 
 
-def test_the_name_field_and_keep_stay_put_hp_says_why_and_each_composite_is_named(phone, base_url: str) -> None:
+def test_the_name_field_and_keep_stay_put_hp_says_why_and_each_composite_is_named(tab: Visit) -> None:
     """Issue 38: rolling moves nothing under the numbers (the room is kept); the reason for HP is
     right under it, in the engine's words (HP 1 is the rule for half of all characters); each
     composite tile says what it is made of, from the engine's composites table."""
-    page = phone.new_page()
-    open_generator(page, base_url)
+    page = tab("tools/character/")
     name, keep_button = page.get_by_label("Character name"), page.get_by_role("button", name="Keep this character")
     expect(keep_button).to_be_visible()
     page.wait_for_timeout(300)  # (the whole drawing's second step)
@@ -99,7 +96,7 @@ def test_the_name_field_and_keep_stay_put_hp_says_why_and_each_composite_is_name
     # seed 3 rolls HP 1: 1d100 - CON below 1
     expected = engine("opencore character", seed=3)
     assert expected["hp"] == 1
-    open_generator(page, base_url, "?seed=3")
+    tab("tools/character/?seed=3")
     wait_for_sheet(page)
     (hp_step,) = [step for step in expected["working"] if step["name"] == "HP"]
     why = page.locator("[data-why=HP]")
@@ -115,9 +112,8 @@ def test_the_name_field_and_keep_stay_put_hp_says_why_and_each_composite_is_name
         expect(tile.locator(".rollbook-sheet__words")).to_have_text(", ".join(ABILITIES[code] for code in row["abilities"]))
 
 
-def test_a_locked_ability_survives_rerolls_and_one_ability_rerolls_alone(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_a_locked_ability_survives_rerolls_and_one_ability_rerolls_alone(tab: Visit) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     before = fields_on_screen(page)
     page.get_by_label("Lock Strength").check()
@@ -145,7 +141,7 @@ def test_a_locked_ability_survives_rerolls_and_one_ability_rerolls_alone(phone, 
 
 def test_two_kept_characters_the_active_one_and_delete_with_undo_survive_a_reload(phone, base_url: str) -> None:
     page = phone.new_page()
-    open_generator(page, base_url)
+    page.goto(base_url + "tools/character/")
     roll_character(page)
     ayla = keep(page, "Ayla")
     expect(page.locator(".rollbook-done")).to_contain_text("is the active character")  # the first one kept
@@ -179,9 +175,8 @@ def test_two_kept_characters_the_active_one_and_delete_with_undo_survive_a_reloa
     assert entry["vars"] == {"STR": engine("opencore roll-values", scores=scores_text(bren["scores"]))["values"]["STR"]}
 
 
-def test_opening_a_kept_character_and_changing_it_says_so_until_saved(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_opening_a_kept_character_and_changing_it_says_so_until_saved(tab: Visit) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     typed = 100 if keep(page, "Cora")["hp_roll"] != 100 else 99  # (a roll of 100 typed again changes nothing)
     page.get_by_label("HP roll").fill(str(typed))
@@ -196,9 +191,8 @@ def test_opening_a_kept_character_and_changing_it_says_so_until_saved(phone, bas
 # --- sharing and printing -----------------------------------------------------------------
 
 
-def test_the_link_reproduces_the_character_on_another_device(phone, browser, base_url: str, outside) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_the_link_reproduces_the_character_on_another_device(tab: Visit, browser, base_url: str, outside) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     page.get_by_role("button", name="Reroll Wisdom").click()  # the link carries scores, not only a seed
     page.wait_for_function("() => !document.querySelector('.rollbook-character__answer[aria-busy=true]')")
@@ -225,9 +219,8 @@ def test_the_link_reproduces_the_character_on_another_device(phone, browser, bas
         other.close()
 
 
-def test_print_shows_the_sheet_alone(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_print_shows_the_sheet_alone(tab: Visit) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     page.emulate_media(media="print")
     for hidden in (".md-header", ".rollbook-character__scores", ".rollbook-character__actions",
@@ -242,9 +235,8 @@ def test_print_shows_the_sheet_alone(phone, base_url: str) -> None:
 # --- mistakes, accessibility and layout ---------------------------------------------------
 
 
-def test_a_score_of_101_gets_the_engines_message_and_nothing_is_kept(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_a_score_of_101_gets_the_engines_message_and_nothing_is_kept(tab: Visit) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     strength = score_field(page, "STR")
     strength.fill("101")
@@ -272,10 +264,8 @@ def test_a_score_of_101_gets_the_engines_message_and_nothing_is_kept(phone, base
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_generator_has_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
-    page = phone.new_page()
-    page.emulate_media(color_scheme=scheme)
-    open_generator(page, base_url)
+def test_the_generator_has_no_serious_accessibility_violations(tab: Visit, scheme: str) -> None:
+    page = tab("tools/character/", color_scheme=scheme)
     roll_character(page)
     keep(page, "Fen")
     page.get_by_label("Lock Agility").check()
@@ -283,9 +273,8 @@ def test_the_generator_has_no_serious_accessibility_violations(phone, base_url: 
     assert violations == [], json.dumps(violations, indent=1)
 
 
-def test_tap_targets_are_44_px_and_nothing_scrolls_sideways(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_tap_targets_are_44_px_and_nothing_scrolls_sideways(tab: Visit) -> None:
+    page = tab("tools/character/")
     roll_character(page)
     keep(page, "Gil")
     small = small_tap_targets(page, "rollbook-character button, rollbook-character input, rollbook-character a.md-button, .rollbook-lock")

@@ -45,7 +45,7 @@ def assert_reads_at_or_below(page: Page) -> None:
 
 def test_switching_perception_changes_the_sheet_and_is_kept_and_linked(phone, browser, base_url: str, outside) -> None:
     page = phone.new_page()
-    open_generator(page, base_url, BUCK_LINK)
+    page.goto(base_url + "tools/character/" + BUCK_LINK)
     wait_for_sheet(page)
     assert_sheet_is(page, buck())
     expect(perception_row(page)).to_contain_text("1d100 above PER (96)")
@@ -96,9 +96,8 @@ def test_switching_perception_changes_the_sheet_and_is_kept_and_linked(phone, br
         other.close()
 
 
-def test_a_link_with_a_reading_it_cannot_have_says_so_and_reads_by_the_ruling(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url, BUCK_LINK + "&perception=sideways&save_direction=over")
+def test_a_link_with_a_reading_it_cannot_have_says_so_and_reads_by_the_ruling(tab: Visit) -> None:
+    page = tab("tools/character/" + BUCK_LINK + "&perception=sideways&save_direction=over")
     wait_for_sheet(page)
     expect(page.locator("rollbook-character > .rollbook-problem")).to_have_text(
         f"this link's {PERCEPTION} “sideways” could not be read, so it was left out")
@@ -107,14 +106,10 @@ def test_a_link_with_a_reading_it_cannot_have_says_so_and_reads_by_the_ruling(ph
     assert engine_words(page.locator("rollbook-character").inner_text()) == []
 
 
-def test_a_character_kept_before_the_readings_reads_by_the_rulings(phone, base_url: str) -> None:
-    page = phone.new_page()
-    open_generator(page, base_url)
+def test_a_character_kept_before_the_readings_reads_by_the_rulings(tab: Visit) -> None:
     old = {"id": "c1", "name": "Old Buck", "scores": BUCK, "rolled": None, "hp_roll": 96, "locked": [],
            "created": "2026-11-01T18:00:00.000Z"}  # no options at all
-    page.evaluate("(kept) => localStorage.setItem('rollbook.kept.v1', JSON.stringify(kept))",
-                  {"rollbook": 2, "log": [], "characters": [old], "active": "c1", "foes": [], "encounter": None})
-    page.reload()
+    page = tab("tools/character/", kept={"rollbook": 2, "log": [], "characters": [old], "active": "c1", "foes": [], "encounter": None})
     wait_for_sheet(page)
     expect(page.locator("details.rollbook-character__readings")).not_to_have_attribute("open", "")
     assert_sheet_is(page, buck())

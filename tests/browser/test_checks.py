@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, open_more_options, small_tap_targets
 from kit.engine import engine
 from kit.kept import kept_log, put_kept
 from rollbook import rulings
@@ -38,11 +38,10 @@ def answer_total(widget: Any) -> str:
     return value.inner_text()
 
 
-def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(phone, base_url: str) -> None:
+def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(tab: Visit) -> None:
     expected = engine("codex check", modifier=3, dc=20, seed=5)
     assert len(expected["dice"]) == 2  # a natural 20 and the die it adds
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+    page = tab("tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
     widget = codex(page)
     assert answer_total(widget) == str(expected["total"])
     expect(widget.locator(".rollbook-verdict")).to_have_text("Success")
@@ -55,20 +54,18 @@ def test_a_shared_codex_check_shows_the_engines_open_ended_chain_die_by_die(phon
     assert kept_log(page) == []  # a shared result is shown, not logged again
 
 
-def test_a_link_without_a_seed_is_answered_but_not_logged(phone, base_url: str) -> None:
+def test_a_link_without_a_seed_is_answered_but_not_logged(tab: Visit) -> None:
     # the log grows only when the player rolls: opening a link never adds to it; with no seed in
     # it the dice are new, so the page does not call them the same as on another device
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20")
+    page = tab("tools/checks/?tool=codex-check&modifier=3&dc=20")
     widget = codex(page)
     assert re.fullmatch(r"-?\d+", answer_total(widget))  # an open-ended 1 rolls down, below zero
     expect(widget.locator(".rollbook-answer__shared")).to_have_count(0)
     assert kept_log(page) == []
 
 
-def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(phone, browser, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
+def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_is_logged(tab: Visit, browser) -> None:
+    page = tab("tools/checks/")
     widget = codex(page)
     widget.get_by_label("Skill modifier").fill("5")
     open_more_options(widget)
@@ -97,10 +94,9 @@ def test_a_complexity_sets_the_dc_the_chance_shows_before_rolling_and_the_check_
         other.close()
 
 
-def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_character(phone, base_url: str) -> None:
+def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_character(tab: Visit) -> None:
     expected = engine("codex check", modifier=2, dc=25, take="20", safe=True, failure_has_cost=True, seed=1)
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=2&dc=25&take=20&safe=1&failure_has_cost=1&seed=1")
+    page = tab("tools/checks/?tool=codex-check&modifier=2&dc=25&take=20&safe=1&failure_has_cost=1&seed=1")
     widget = codex(page)
     assert answer_total(widget) == "22"
     expect(widget.locator(".rollbook-die")).to_have_count(0)
@@ -119,10 +115,9 @@ def test_taking_20_rolls_no_die_takes_twenty_times_as_long_and_needs_a_safe_char
     expect(take).to_be_focused()
 
 
-def test_the_gms_rulings_switch_by_their_titles_and_go_into_the_link(phone, base_url: str) -> None:
+def test_the_gms_rulings_switch_by_their_titles_and_go_into_the_link(tab: Visit) -> None:
     """Automatic failure and the take 10/20 conditions, under More options by their rulings' titles."""
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
+    page = tab("tools/checks/")
     widget = codex(page)
     widget.get_by_label("Skill modifier").fill("2")
     widget.get_by_label("DC", exact=True).fill("25")
@@ -152,11 +147,10 @@ def test_the_gms_rulings_switch_by_their_titles_and_go_into_the_link(phone, base
     assert engine_words(widget.inner_text()) == []
 
 
-def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base_url: str) -> None:
+def test_the_success_count_shows_which_dice_count_as_the_engine_says(tab: Visit) -> None:
     # "a certain number of rolls above a certain number (such as 8 or higher on a d10)"
     expected = engine("opencore successes", dice="5d10", at_least=8, needed=2, seed=4)
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=opencore-successes&dice=5d10&at_least=8&needed=2&seed=4")
+    page = tab("tools/checks/?tool=opencore-successes&dice=5d10&at_least=8&needed=2&seed=4")
     widget = page.locator("rollbook-opencore-successes")
     assert answer_total(widget) == str(expected["successes"])
     expect(widget.locator(".rollbook-die__face")).to_have_text([str(r) for r in expected["rolls"]])
@@ -170,9 +164,8 @@ def test_the_success_count_shows_which_dice_count_as_the_engine_says(phone, base
     expect(widget.locator(".rollbook-problem")).to_contain_text("5d10 is 5 dice, but 2 rolls were given", timeout=ENGINE_TIMEOUT_MS)
 
 
-def test_a_bad_dc_is_the_engines_message_next_to_the_dc(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
+def test_a_bad_dc_is_the_engines_message_next_to_the_dc(tab: Visit) -> None:
+    page = tab("tools/checks/")
     widget = codex(page)
     dc = widget.get_by_label("DC", exact=True)
     dc.fill("fifteen")
@@ -184,9 +177,8 @@ def test_a_bad_dc_is_the_engines_message_next_to_the_dc(phone, base_url: str) ->
     assert kept_log(page) == []
 
 
-def test_opencore_saves_without_an_active_character_say_where_to_make_one(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
+def test_opencore_saves_without_an_active_character_say_where_to_make_one(tab: Visit, base_url: str) -> None:
+    page = tab("tools/checks/")
     widget = page.locator("rollbook-opencore-check")
     expect(widget.get_by_role("link", name="Character page").first).to_have_attribute("href", base_url + "tools/character/")
     widget.get_by_role("button", name="Roll the save").click()
@@ -194,11 +186,8 @@ def test_opencore_saves_without_an_active_character_say_where_to_make_one(phone,
     assert kept_log(page) == []
 
 
-def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(phone, browser, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
-    put_kept(page, {"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
-    page.reload()
+def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_the_scores(tab: Visit, browser, base_url: str) -> None:
+    page = tab("tools/checks/", kept={"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     widget = page.locator("rollbook-opencore-check")
     expect(widget).to_contain_text("For Buck Hunter, the active character.")
     widget.get_by_label("Save or check").select_option("reflex")
@@ -226,28 +215,24 @@ def test_an_opencore_save_rolls_for_the_active_character_and_its_link_carries_th
         other.close()
 
 
-def test_a_d100_out_of_range_is_the_engines_message_next_to_the_field(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + f"tools/checks/?tool=opencore-check&kind=reflex&scores={BUCK_SCORES}&roll=150")
+def test_a_d100_out_of_range_is_the_engines_message_next_to_the_field(tab: Visit) -> None:
+    page = tab(f"tools/checks/?tool=opencore-check&kind=reflex&scores={BUCK_SCORES}&roll=150")
     field = page.locator("rollbook-opencore-check").get_by_label("d100 rolled")
     expect(page.locator("#opencore-check-roll-problem")).to_contain_text("the roll must be between 1 and 100", timeout=ENGINE_TIMEOUT_MS)
     expect(field).to_have_attribute("aria-invalid", "true")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_check_helper_has_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
-    page = phone.new_page()
-    page.emulate_media(color_scheme=scheme)
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+def test_the_check_helper_has_no_serious_accessibility_violations(tab: Visit, scheme: str) -> None:
+    page = tab("tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5", color_scheme=scheme)
     answer_total(codex(page))
     page.locator("rollbook-opencore-check").get_by_role("button", name="Roll the save").click()
     expect(page.locator("rollbook-opencore-check .rollbook-problem")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     assert axe_violations(page, within=WIDGETS) == []
 
 
-def test_check_helper_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
+def test_check_helper_tap_targets_are_at_least_44_px(tab: Visit) -> None:
+    page = tab("tools/checks/?tool=codex-check&modifier=3&dc=20&seed=5")
     answer_total(codex(page))
     small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-widget select, .rollbook-widget label:has(input[type=checkbox])")
     assert small == []

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, open_more_options, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, open_more_options, small_tap_targets
 from kit.engine import engine
 from kit.kept import kept_log
 
@@ -29,13 +29,12 @@ def link(tool: str, **inputs: Any) -> str:
     return "tools/combat/?" + urlencode({"tool": tool, **inputs})
 
 
-def test_an_attack_rolls_damage_through_armor_and_toughness_and_the_critical_it_calls_for(phone, base_url: str) -> None:
+def test_an_attack_rolls_damage_through_armor_and_toughness_and_the_critical_it_calls_for(tab: Visit) -> None:
     inputs = {"attack_skill": 60, "defense_skill": 40, "weapon": "Sword", "strength": 80, "hp": 30, "con": 40, "armor": 5, "toughness": 3}
     attack = engine("opencore attack", **inputs, seed=2)
     critical = attack["wound"]["critical_hit"]
     assert critical is not None  # the whole chain in one answer: the damage reached HP
-    page = phone.new_page()
-    page.goto(base_url + link("opencore-attack", **inputs, seed=2))
+    page = tab(link("opencore-attack", **inputs, seed=2))
     widget = page.locator("rollbook-opencore-attack")
     assert shown_text(widget) == attack["text"]
     expect(widget.locator(".rollbook-total__value")).to_have_text(str(attack["damage"]))
@@ -46,9 +45,8 @@ def test_an_attack_rolls_damage_through_armor_and_toughness_and_the_critical_it_
     assert kept_log(page) == []  # shown from a link: not logged again
 
 
-def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
+def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(tab: Visit) -> None:
+    page = tab("tools/combat/")
     widget = page.locator("rollbook-opencore-attack")
     open_more_options(widget)
     widget.get_by_label("Attack with").select_option("mental")  # "Mental powers used in combat cannot be blocked"
@@ -69,9 +67,8 @@ def test_a_power_attack_offers_its_own_fields_and_a_stunned_attacker_is_refused(
     expect(widget.locator(".rollbook-total__value")).to_have_text("12")
 
 
-def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(phone, browser, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
+def test_an_attack_typed_here_is_logged_with_its_fumble_and_a_link_that_reproduces_it(tab: Visit, browser, base_url: str) -> None:
+    page = tab("tools/combat/")
     widget = page.locator("rollbook-opencore-attack")
     widget.get_by_label("Attack skill").fill("50")
     widget.get_by_label("Defense skill").fill("50")
@@ -112,9 +109,8 @@ def test_dice_rolled_at_the_table_and_a_better_weapon_go_into_the_attack(phone, 
     expect(widget.locator(".rollbook-total__value")).to_have_text("6")  # 4 + the better weapon's 2
 
 
-def test_a_sword_without_strength_is_the_engines_message_next_to_str(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))
+def test_a_sword_without_strength_is_the_engines_message_next_to_str(tab: Visit) -> None:
+    page = tab(link("opencore-attack", attack_skill=50, defense_skill=40, weapon="Sword"))
     problem = page.locator("#opencore-attack-strength-problem")
     expect(problem).to_have_text("Attacker's STR: Sword adds STR to damage (give the attacker's STR)", timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator("rollbook-opencore-attack").get_by_label("Attacker's STR")).to_have_attribute("aria-invalid", "true")
@@ -139,17 +135,15 @@ SEEDED = [
 
 
 @pytest.mark.parametrize(("tool", "inputs", "command", "args"), SEEDED, ids=[f"{case[0]}-{i}" for i, case in enumerate(SEEDED)])
-def test_a_seeded_link_shows_exactly_the_engines_answer(phone, base_url: str, tool: str, inputs: dict, command: str, args: dict) -> None:
+def test_a_seeded_link_shows_exactly_the_engines_answer(tab: Visit, tool: str, inputs: dict, command: str, args: dict) -> None:
     expected = engine(command, **args, seed=20261130)
-    page = phone.new_page()
-    page.goto(base_url + link(tool, **inputs, seed=20261130))
+    page = tab(link(tool, **inputs, seed=20261130))
     assert shown_text(page.locator(f"rollbook-{tool}")) == expected["text"]
 
 
-def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone, base_url: str) -> None:
+def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(tab: Visit) -> None:
     chart = [row for name in ("cyno.strike.bonuses", "cyno.strike.penalties") for row in engine("table", name=name)["rows"] if "id" in row]
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
+    page = tab("tools/combat/")
     widget = page.locator("rollbook-cyno-strike")
     open_more_options(widget)
     boxes = widget.get_by_role("group", name="Bonuses and penalties").get_by_role("checkbox")
@@ -168,18 +162,16 @@ def test_the_strike_charts_are_the_engines_rows_and_one_cover_line_applies(phone
     assert "condition=half-cover%2Clarge-target" in entry["link"]
 
 
-def test_a_missile_with_bonuses_is_refused_in_the_engines_words(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + link("cyno-strike", coordination=15, missile=1))
+def test_a_missile_with_bonuses_is_refused_in_the_engines_words(tab: Visit) -> None:
+    page = tab(link("cyno-strike", coordination=15, missile=1))
     expect(page.locator("#cyno-strike-missile-problem")).to_contain_text(
         "a missile's strike takes no bonuses or penalties", timeout=ENGINE_TIMEOUT_MS)
     assert kept_log(page) == []
 
 
-def test_damage_across_levels_needs_no_dice_and_is_not_logged(phone, base_url: str) -> None:
+def test_damage_across_levels_needs_no_dice_and_is_not_logged(tab: Visit) -> None:
     expected = engine("cyno damage", amount=12, weapon_level="Kilo+1", target_level="h", critical=True)
-    page = phone.new_page()
-    page.goto(base_url + link("cyno-damage", amount=12, weapon_level="k+1", target_level="h", critical=1))
+    page = tab(link("cyno-damage", amount=12, weapon_level="k+1", target_level="h", critical=1))
     widget = page.locator("rollbook-cyno-damage")
     assert shown_text(widget) == expected["text"]
     expect(widget.get_by_label("Weapon's level")).to_have_value("k+1", timeout=ENGINE_TIMEOUT_MS)  # "Kilo+1 for one level above Kilo"
@@ -192,10 +184,9 @@ def test_damage_across_levels_needs_no_dice_and_is_not_logged(phone, base_url: s
     assert kept_log(page) == []
 
 
-def test_movement_is_the_engines_count_of_actions_and_not_logged(phone, base_url: str) -> None:
+def test_movement_is_the_engines_count_of_actions_and_not_logged(tab: Visit) -> None:
     expected = engine("opencore move", feet=35)  # "ten feet per action": 4 actions, one a round
-    page = phone.new_page()
-    page.goto(base_url + link("opencore-move", feet=35))
+    page = tab(link("opencore-move", feet=35))
     widget = page.locator("rollbook-opencore-move")
     assert shown_text(widget) == expected["text"]
     expect(widget.locator(".rollbook-total__value")).to_have_text(str(expected["actions"]))
@@ -206,10 +197,8 @@ def test_movement_is_the_engines_count_of_actions_and_not_logged(phone, base_url
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_combat_helpers_have_no_serious_accessibility_violations(phone, base_url: str, scheme: str) -> None:
-    page = phone.new_page()
-    page.emulate_media(color_scheme=scheme)
-    page.goto(base_url + link("cyno-strike", coordination=15, condition="large-target", seed=3))
+def test_the_combat_helpers_have_no_serious_accessibility_violations(tab: Visit, scheme: str) -> None:
+    page = tab(link("cyno-strike", coordination=15, condition="large-target", seed=3), color_scheme=scheme)
     expect(page.locator("rollbook-cyno-strike .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
     page.locator("rollbook-opencore-attack").get_by_role("button", name="Attack", exact=True).click()  # an error shown
     expect(page.locator("rollbook-opencore-attack .rollbook-problem").first).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -218,9 +207,8 @@ def test_the_combat_helpers_have_no_serious_accessibility_violations(phone, base
     assert axe_violations(page, within=widgets) == []
 
 
-def test_combat_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
+def test_combat_tap_targets_are_at_least_44_px(tab: Visit) -> None:
+    page = tab("tools/combat/")
     expect(page.locator("rollbook-cyno-strike input[type=checkbox]").first).to_be_attached(timeout=ENGINE_TIMEOUT_MS)
     for fold in page.locator("details.rollbook-fold").all():  # what More options holds is measured too
         fold.evaluate("(details) => { details.open = true; }")

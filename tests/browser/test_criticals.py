@@ -7,17 +7,16 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations
 from kit.engine import engine
 from kit.kept import kept_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
 
-def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(phone, base_url: str) -> None:
+def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(tab: Visit) -> None:
     expected = engine("opencore crit", type="burn", roll=31, attack_roll=97, toughness=5)
-    page = phone.new_page()
-    page.goto(base_url + "tools/criticals/")
+    page = tab("tools/criticals/")
     page.get_by_label("Damage type").select_option("burn")
     page.get_by_label("Critical roll (1d100)").fill("31")
     page.get_by_label("Unmodified attack roll").fill("97")
@@ -35,9 +34,8 @@ def test_a_typed_roll_marks_its_row_in_the_real_table_and_spells_out_the_effect(
     assert kept_log(page) == []  # a roll typed from physical dice is not the engine's roll to log
 
 
-def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, browser, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/criticals/?type=puncture")
+def test_an_empty_roll_is_rolled_logged_and_shared_exactly(tab: Visit, browser) -> None:
+    page = tab("tools/criticals/?type=puncture")
     expect(page.get_by_label("Damage type")).to_have_value("puncture")
     page.get_by_role("button", name="Look up").click()
     value = page.locator(".rollbook-total__value")
@@ -55,9 +53,8 @@ def test_an_empty_roll_is_rolled_logged_and_shared_exactly(phone, browser, base_
         fresh.close()
 
 
-def test_a_bad_number_is_refused_with_what_to_type(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/criticals/")
+def test_a_bad_number_is_refused_with_what_to_type(tab: Visit) -> None:
+    page = tab("tools/criticals/")
     page.get_by_label("Critical roll (1d100)").fill("101")
     page.get_by_role("button", name="Look up").click()
     expect(page.locator("#rollbook-crit-problem")).to_contain_text("101", timeout=ENGINE_TIMEOUT_MS)
@@ -67,9 +64,8 @@ def test_a_bad_number_is_refused_with_what_to_type(phone, base_url: str) -> None
     expect(page.get_by_label("Critical roll (1d100)")).to_have_attribute("aria-describedby", "rollbook-crit-problem rollbook-crit-roll-help")
 
 
-def test_the_rules_pages_tables_open_the_lookup_with_their_type(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "opencore/damage-and-criticals/")
+def test_the_rules_pages_tables_open_the_lookup_with_their_type(tab: Visit) -> None:
+    page = tab("opencore/damage-and-criticals/")
     page.get_by_role("link", name="Look up a roll on the Shrapnel Critical table").click()
     # (Material's anchor tracking may carry the rules page's "#shrapnel" along: the page and its query are what count)
     page.wait_for_url(lambda url: urlsplit(url).path.endswith("/tools/criticals/") and urlsplit(url).query == "type=shrapnel")

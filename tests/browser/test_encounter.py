@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, small_tap_targets
 from kit.engine import engine
 from kit.kept import put_kept, read_kept
 
@@ -66,9 +66,9 @@ def steps_done(widget: Locator, n: int) -> None:
     expect(widget.locator(".rollbook-encounter__undo")).to_have_text(f"Undo ({n})", timeout=ENGINE_TIMEOUT_MS)
 
 
-def start(page: Page, base_url: str, query: str = "", rules: str = "opencore") -> Locator:
-    page.goto(base_url + "tools/encounter/" + query)
-    widget = page.locator("rollbook-encounter")
+def start(visit: Visit, query: str = "", rules: str = "opencore") -> Locator:
+    """The encounter page opened (by `visit`: the `tab` fixture, or a page's own) and an encounter started."""
+    widget = visit("tools/encounter/" + query).locator("rollbook-encounter")
     if rules != "opencore":
         widget.get_by_label("Rules").select_option(rules)
     widget.get_by_role("button", name="Start the encounter").click()
@@ -94,8 +94,12 @@ def add(widget: Locator, who: dict[str, Any], steps: int) -> None:
 def test_a_seeded_fight_runs_three_rounds_to_a_fallen_combatant_through_a_reload_and_undo(phone, base_url: str) -> None:
     steps, states = seeded_fight()
     assert states[-1]["round"] == 3  # the fight this test is about: three rounds, then one falls
-    page = phone.new_page()
-    widget = start(page, base_url, f"?seed={SEED}")
+    page = phone.new_page()  # a page of its own: it is reloaded
+
+    def at(path: str) -> Page:
+        page.goto(base_url + path)
+        return page
+    widget = start(at, f"?seed={SEED}")
     add(widget, BUCK, 1)
     add(widget, ORC, 2)
     got = kept(page)["encounter"]["current"]
@@ -155,12 +159,12 @@ def test_a_seeded_fight_runs_three_rounds_to_a_fallen_combatant_through_a_reload
     assert kept(page)["encounter"]["current"] == states[-3]
 
 
-def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(phone, base_url: str) -> None:
+def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:
     """The add form empties in the frame that shows the combatant joined: a name typed from then on
     (the next combatant's, the GM quick on the keys) stays. It was emptied once the step's lock was
     let go, a moment later, wiping what was typed in between (test_edits_by_hand failed 1 run in 4-8)."""
-    page = phone.new_page()
-    widget = start(page, base_url)
+    widget = start(tab)
+    page = widget.page
     form = widget.locator(".rollbook-encounter__add")
     if not form.evaluate("(details) => details.open"):
         form.locator("summary").click()
@@ -186,9 +190,9 @@ def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(phone,
     assert [c["name"] for c in read_kept(page)["encounter"]["current"]["combatants"]] == ["Buck"]
 
 
-def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp_path: Path) -> None:
-    page = phone.new_page()
-    widget = start(page, base_url, "?seed=3")
+def test_edits_by_hand_and_an_export_import_round_trip(tab: Visit, tmp_path: Path) -> None:
+    widget = start(tab, "?seed=3")
+    page = widget.page
     add(widget, BUCK, 1)
     add(widget, ORC, 2)
     edit = widget.locator("li[data-id='o1'] details.rollbook-combatant__edit")
@@ -235,7 +239,7 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     widget.get_by_text("Rulings and ending the encounter").click()
     widget.get_by_role("button", name="End the encounter").click()
     expect(widget.get_by_role("button", name="Bring it back")).to_be_visible()
-    widget = start(page, base_url, "?seed=4", rules="cyno")
+    widget = start(tab, "?seed=4", rules="cyno")
     form = widget.locator(".rollbook-encounter__add")
     for name, side, dp in (("Kristine", "players", 30), ("Sid", "gangers", 20)):
         form.get_by_label("Name").fill(name)
@@ -295,11 +299,10 @@ def test_edits_by_hand_and_an_export_import_round_trip(phone, base_url: str, tmp
     assert kept(page)["encounter"]["current"] == cyno
 
 
-def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(phone, base_url: str) -> None:
+def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(tab: Visit) -> None:
     # Cyno's large and small target (ruling cyno-large-and-small-target) switched to its alternative:
     # both lines apply to one strike, where the reading refuses the second.
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/?seed=5")
+    page = tab("tools/encounter/?seed=5")
     widget = page.locator("rollbook-encounter")
     widget.get_by_label("Rules").select_option("cyno")
     rulings = widget.locator(".rollbook-encounter__rulings-choice")
@@ -339,16 +342,12 @@ def test_a_ruling_chosen_at_the_start_is_kept_and_rules_the_strike(phone, base_u
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_encounter_page_is_accessible_and_fits_a_phone(phone, base_url: str, scheme: str) -> None:
-    page = phone.new_page()
-    page.emulate_media(color_scheme=scheme)
-    page.goto(base_url + "tools/encounter/")
-    put_kept(page, {"rollbook": 1, "characters": [CHARACTER]})
-    page.reload()
+def test_the_encounter_page_is_accessible_and_fits_a_phone(tab: Visit, scheme: str) -> None:
+    page = tab("tools/encounter/", color_scheme=scheme, kept={"rollbook": 1, "characters": [CHARACTER]})
     widget = page.locator("rollbook-encounter")
     expect(widget.get_by_role("button", name="Start the encounter")).to_be_visible()
     assert axe_violations(page, within=["rollbook-encounter"]) == []
-    widget = start(page, base_url, "?seed=5")
+    widget = start(tab, "?seed=5")
     # A kept character joins in one tap with its own CON, DEX, STR, the HP the engine works out
     # for it and the typical skills (the ruling shown beside the button, by its title).
     form = widget.locator(".rollbook-encounter__add")
@@ -377,11 +376,10 @@ def test_the_encounter_page_is_accessible_and_fits_a_phone(phone, base_url: str,
 
 
 @pytest.mark.parametrize("seed", ["-1", "9007199254740991", "lots"])
-def test_a_link_seed_out_of_range_is_left_out_and_said_and_the_fight_still_runs(phone, base_url: str, seed: str) -> None:
+def test_a_link_seed_out_of_range_is_left_out_and_said_and_the_fight_still_runs(tab: Visit, seed: str) -> None:
     # each step takes the next seed: -1 is no seed at all, and the largest exact whole number
     # leaves no room for the next (every dice step failed)
-    page = phone.new_page()
-    page.goto(base_url + f"tools/encounter/?seed={seed}")
+    page = tab(f"tools/encounter/?seed={seed}")
     widget = page.locator("rollbook-encounter")
     expect(widget.locator(".rollbook-encounter__start .rollbook-problem")).to_contain_text(
         "The link's seed was left out, so this encounter's dice are not seeded")

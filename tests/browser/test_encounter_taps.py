@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
-from kit.kept import put_kept, read_kept as kept
+from browserkit import ENGINE_TIMEOUT_MS, Visit
+from kit.kept import read_kept as kept
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -60,11 +60,8 @@ def refused_at(page: Page, field: Locator, label: str) -> None:
     assert engine_words(problem.inner_text()) == []
 
 
-def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_speaks_the_pages_words(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/?seed=11")
-    put_kept(page, {"rollbook": 2, "characters": [CHARACTER], "foes": [GOBLIN]})
-    page.reload()
+def test_an_encounter_of_a_kept_character_and_two_kept_foes_takes_few_taps_and_speaks_the_pages_words(tab: Visit) -> None:
+    page = tab("tools/encounter/?seed=11", kept={"rollbook": 2, "characters": [CHARACTER], "foes": [GOBLIN]})
     widget = page.locator("rollbook-encounter")
     player = Player()
     player.tap(widget.get_by_role("button", name="Start the encounter"))

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, Visit
 from kit.engine import engine
 from kit.kept import KEPT, put_kept, read_kept
 
@@ -134,10 +134,8 @@ def kept_encounter(page: Page) -> dict[str, Any]:
     return read_kept(page)["encounter"]
 
 
-def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_answer_without_scrolling(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/?seed=11")
-    keep(page, {"characters": [KRISTINE]})
+def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_answer_without_scrolling(tab: Visit) -> None:
+    page = tab("tools/encounter/?seed=11", kept={"rollbook": 2, "characters": [KRISTINE]})
     widget = page.locator("rollbook-encounter")
     thumb = Thumb(page)
     thumb.tap(widget.get_by_role("button", name="Start the encounter"))
@@ -177,10 +175,8 @@ def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_
     assert thumb.taps <= 16 and thumb.fields == 0 and thumb.read == 0, (thumb.taps, thumb.fields, thumb.read)
 
 
-def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_quick(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/?seed=3")
-    keep(page, {"foes": [RACHEL, SID, GANGER]})
+def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_quick(tab: Visit) -> None:
+    page = tab("tools/encounter/?seed=3", kept={"rollbook": 2, "foes": [RACHEL, SID, GANGER]})
     widget = page.locator("rollbook-encounter")
     thumb = Thumb(page)
     widget.get_by_label("Rules").select_option("cyno")
@@ -292,7 +288,7 @@ def test_end_shows_encounter_ended_and_bring_it_back_where_the_thumb_is(phone, b
     steps_done(widget, 3)
 
 
-def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_button_was(phone, base_url: str) -> None:
+def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_button_was(tab: Visit) -> None:
     enc = engine("encounter start", rules="opencore")["encounter"]
     for name, side in (("Buck", "players"), ("Orc", "orcs")):
         enc = engine("encounter add", encounter=enc, name=name, side=side, typical=True)["encounter"]
@@ -300,9 +296,7 @@ def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_bu
     enc = engine("encounter crit", encounter=enc, target="o1", type="impact", roll=75)["encounter"]  # Orc stunned
     enc = engine("encounter next", encounter=enc, seed=1)["encounter"]  # the Orc's turn
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": None, "updated": now}})
+    page = tab("tools/encounter/", kept={"rollbook": 2, "encounter": {"current": enc, "undo": [], "full": {}, "seed": None, "updated": now}})
     card = page.locator("rollbook-encounter li[aria-current='true']")
     expect(card).to_have_attribute("data-id", "o1")
     expect(card.locator(".rollbook-combatant__refused")).to_have_text("Orc is stunned: unable to attack.", timeout=ENGINE_TIMEOUT_MS)
@@ -310,7 +304,7 @@ def test_a_stunned_combatant_is_offered_no_attack_and_the_reason_is_where_the_bu
     expect(card.get_by_role("button", name="Defense action")).to_be_visible()  # what is still open is offered
 
 
-def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(phone, base_url: str) -> None:
+def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(tab: Visit) -> None:
     """OpenCore's Fumble Chart, 81-90: "falls over - opponent gets an immediate extra attack". Buck
     fumbles on his own turn: the Orc's card (not the one acting) offers its extra attack in one tap,
     draws the answer there, in view, and offers it no more; Buck's turn goes on."""
@@ -322,9 +316,7 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(p
                      attacker_fumble_roll=85, defense_roll=50, seed=1)
     assert "falls over" in fumbled["text"].lower()
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": fumbled["encounter"], "undo": [], "full": {}, "seed": 7, "updated": now}})
+    page = tab("tools/encounter/", kept={"rollbook": 2, "encounter": {"current": fumbled["encounter"], "undo": [], "full": {}, "seed": 7, "updated": now}})
     orc = page.locator("rollbook-encounter li[data-id='o1']")
     extra = orc.get_by_role("button", name="Extra attack on Buck")
     expect(extra).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -471,7 +463,7 @@ def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_
     expect(buck.locator(".rollbook-problem")).to_have_count(0)
 
 
-def test_a_cyno_strikes_dice_rolled_at_the_table_go_into_the_strike_each_used_once(phone, base_url: str) -> None:
+def test_a_cyno_strikes_dice_rolled_at_the_table_go_into_the_strike_each_used_once(tab: Visit) -> None:
     """A GM who rolls Cyno's dice at the table had nowhere on the card to give them: the strike, the
     dodge or parry, the damage. "Strike options" takes each the strike declared calls for (a dodge
     roll only against a dodge), a refusal at its field; once kept they are emptied for the next."""
@@ -479,10 +471,8 @@ def test_a_cyno_strikes_dice_rolled_at_the_table_go_into_the_strike_each_used_on
     enc = engine("encounter add", encounter=enc, name="Rachel", side="players", weapon="2d6", score=RACHEL["score"])["encounter"]
     enc = engine("encounter add", encounter=enc, name="Ganger", side="gang", weapon="1d6", score=GANGER["score"])["encounter"]
     enc = engine("encounter next", encounter=enc, roll={"p1": 4, "g1": 1})["encounter"]  # Rachel first
-    page = phone.new_page()
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7,
-                              "updated": datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")}})
+    now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    page = tab("tools/encounter/", kept={"rollbook": 2, "encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
     rachel = page.locator("rollbook-encounter li[data-id='p1']")
     strike = rachel.locator(".rollbook-encounter__attack")
     expect(strike).to_have_text("Strike Ganger", timeout=ENGINE_TIMEOUT_MS)

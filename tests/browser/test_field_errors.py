@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations
-from kit.kept import KEPT, put_kept
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations
+from kit.kept import KEPT
 from vocabulary import engine_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -95,12 +95,9 @@ def try_every_field(page: Page, tag: str, baseline: dict[str, str], problems: li
         field.fill(baseline.get(label, ""))
 
 
-def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path: Path) -> None:
+def test_tool_pages_say_a_bad_value_at_its_field(tab: Visit, tmp_path: Path) -> None:
     problems: list[str] = []
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
-    put_kept(page, {"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
-    page.reload()
+    page = tab("tools/checks/", kept={"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     expect(page.locator("rollbook-codex-check .rollbook-chance")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
     try_every_field(page, "rollbook-codex-check", {"Skill modifier": "3", "DC": "15"}, problems)
     codex = page.locator("rollbook-codex-check")
@@ -114,7 +111,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
 
     check_page(page, "checks", problems)
 
-    page.goto(base_url + "tools/combat/")
+    tab("tools/combat/")
     attack = {"Attack skill": "40", "Defense skill": "30", "Attacker's STR": "50", "Defender's HP": "20", "Defender's CON": "30"}
     try_every_field(page, "rollbook-opencore-attack", attack, problems, choices={"Weapon": "Sword"})
     widget = page.locator("rollbook-opencore-attack")
@@ -137,7 +134,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
 
     check_page(page, "combat", problems)
 
-    page.goto(base_url + "tools/roller/")
+    tab("tools/roller/")
     roller = page.locator("rollbook-roller")
     expression = roller.get_by_label("Dice expression")
     expression.fill("hello")
@@ -152,12 +149,12 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
 
     check_page(page, "roller", problems)
 
-    page.goto(base_url + "tools/criticals/")
+    tab("tools/criticals/")
     expect(page.locator(".rollbook-crit-table")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
     try_every_field(page, "rollbook-criticals", {}, problems)
     check_page(page, "criticals", problems)
 
-    page.goto(base_url + "tools/character/")
+    tab("tools/character/")
     character = page.locator("rollbook-character")
     character.get_by_role("button", name="Roll a character").tap()
     expect(character.locator(".rollbook-sheet__big")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -178,7 +175,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, base_url: str, tmp_path:
 
     not_an_export = tmp_path / "notes.json"
     not_an_export.write_text("only notes, no export", encoding="utf-8")
-    page.goto(base_url + "tools/offline/")
+    tab("tools/offline/")
     file = page.get_by_label("Import a file")
     file.set_input_files(str(not_an_export))
     message = page.locator("#rollbook-kept-problem")

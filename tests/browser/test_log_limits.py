@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, Visit
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 
@@ -42,12 +42,9 @@ def test_a_roll_whose_exact_total_is_longer_than_the_log_keeps_is_answered_and_k
     assert errors == []
 
 
-def test_a_kept_roll_whose_link_would_not_read_back_whole_is_offered_no_link(phone, base_url: str) -> None:
+def test_a_kept_roll_whose_link_would_not_read_back_whole_is_offered_no_link(tab: Visit) -> None:
     long = "+".join(["1"] * 300)  # 599 characters: a link's text reads back 500 at most
-    page = phone.new_page()
-    page.goto(base_url + "tools/")
-    page.evaluate(f"(log) => localStorage.setItem('{KEY}', JSON.stringify({{rollbook: 2, log}}))", [entry(1, long), entry(2, "2d6")])
-    page.goto(base_url + "tools/roller/")
+    page = tab("tools/roller/", kept={"rollbook": 2, "log": [entry(1, long), entry(2, "2d6")]})
     entries = page.get_by_role("log").locator("li")
     expect(entries).to_have_count(2)
     newest, oldest = entries.nth(0), entries.nth(1)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, small_tap_targets
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, small_tap_targets
 from kit.kept import read_kept
 from rollbook import api
 
@@ -99,9 +99,8 @@ def test_without_the_wake_lock_api_there_is_no_toggle(fresh_phone, base_url: str
     expect(toggle(page)).to_be_hidden()
 
 
-def test_r_rolls_the_last_roll_again_but_not_while_typing(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/")
+def test_r_rolls_the_last_roll_again_but_not_while_typing(tab: Visit) -> None:
+    page = tab("tools/")
     notice = page.locator(".rollbook-notice")
 
     page.keyboard.press("r")
@@ -128,9 +127,8 @@ def test_r_rolls_the_last_roll_again_but_not_while_typing(phone, base_url: str) 
     assert len(read_kept(page)["log"]) == 2
 
 
-def test_increased_contrast_and_reduced_motion_are_honoured(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/")
+def test_increased_contrast_and_reduced_motion_are_honoured(tab: Visit) -> None:
+    page = tab("tools/")
     secondary = "() => getComputedStyle(document.querySelector('.md-typeset h1')).color"
     body = "() => getComputedStyle(document.querySelector('.md-typeset p')).color"
     motion = "() => parseFloat(getComputedStyle(document.querySelector('.md-typeset a')).transitionDuration)"

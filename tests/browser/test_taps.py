@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, Visit, phone_context
 from kit.engine import engine
 from kit.kept import KEPT
 
@@ -102,9 +102,8 @@ def test_roll_1d20_plus_5_again_after_a_reload_in_one_tap(phone, base_url: str) 
     assert ratio >= 4.5, f"pressed secondary button: {ratio:.2f}:1"
 
 
-def test_roll_a_character_and_keep_it_named_in_three_taps_one_field_no_scrolling(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/character/")
+def test_roll_a_character_and_keep_it_named_in_three_taps_one_field_no_scrolling(tab: Visit) -> None:
+    page = tab("tools/character/")
     taps = Taps(page)
     roll = page.get_by_role("button", name="Roll a character")
     expect(roll).to_be_visible()
@@ -124,9 +123,8 @@ def test_roll_a_character_and_keep_it_named_in_three_taps_one_field_no_scrolling
     expect(page.locator("[data-score=HP]")).to_have_text(str(expected["hp"]))
 
 
-def test_look_up_a_critical_with_the_engine_rolling_in_three_taps(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/criticals/")
+def test_look_up_a_critical_with_the_engine_rolling_in_three_taps(tab: Visit) -> None:
+    page = tab("tools/criticals/")
     taps = Taps(page)
     kind = page.get_by_label("Damage type")
     kind.wait_for()
@@ -141,14 +139,11 @@ def test_look_up_a_critical_with_the_engine_rolling_in_three_taps(phone, base_ur
     assert entry["total"] == engine("opencore crit", type="impact", seed=entry["seed"])["roll"]
 
 
-def test_the_combat_page_takes_the_kept_characters_by_a_tap(phone, base_url: str) -> None:
+def test_the_combat_page_takes_the_kept_characters_by_a_tap(tab: Visit) -> None:
     scores = {"STR": 80, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
     brakka = {"id": "brakka", "name": "Brakka", "scores": scores, "hp_roll": 60, "locked": [], "options": {},
               "created": "2026-12-01T18:00:00.000Z"}
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
-    page.evaluate(f"(c) => localStorage.setItem('{KEPT}', JSON.stringify({{rollbook: 1, log: [], characters: [c], active: 'brakka'}}))", brakka)
-    page.reload()
+    page = tab("tools/combat/", kept={"rollbook": 1, "log": [], "characters": [brakka], "active": "brakka"})
 
     jump = page.get_by_role("navigation", name="Helpers on this page")
     expect(jump.get_by_role("link")).to_have_count(11)
@@ -235,11 +230,10 @@ def test_a_double_tap_is_one_roll_and_a_tap_after_the_answer_another(fresh_phone
         page.wait_for_function("(key) => JSON.parse(localStorage.getItem(key)).log.length === 2", arg=KEPT)
 
 
-def test_look_up_a_critical_with_the_engine_rolling_in_one_tap_the_answer_in_view(phone, base_url: str) -> None:
+def test_look_up_a_critical_with_the_engine_rolling_in_one_tap_the_answer_in_view(tab: Visit) -> None:
     """Budget (issue 38): 1 tap, the answer wholly on the 844 px screen, the page scrolled no
     more than it takes, Look up still under the thumb."""
-    page = phone.new_page()
-    page.goto(base_url + "tools/criticals/")
+    page = tab("tools/criticals/")
     look_up = page.get_by_role("button", name="Look up")
     look_up.wait_for()
     read_down_to(look_up)
@@ -255,7 +249,7 @@ def test_look_up_a_critical_with_the_engine_rolling_in_one_tap_the_answer_in_vie
         str(engine("opencore crit", type="slash", seed=entry["seed"])["roll"]))
 
     # the roller: its total no longer peeks at the bottom edge
-    page.goto(base_url + "tools/roller/")
+    tab("tools/roller/")
     page.get_by_label("Dice expression").fill("1d20+5")
     taps.tap(page.get_by_role("button", name="Roll", exact=True))
     expect(page.locator("rollbook-roller .rollbook-total__value")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)

@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, axe_violations, roll, small_tap_targets, total
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, kept_by_another_tab, roll, small_tap_targets, total
 from kit.engine import engine
-from kit.kept import KEPT, kept_log, put_kept
+from kit.kept import KEPT, kept_log
 from rollbook import api
 from vocabulary import engine_words
 
@@ -75,11 +75,10 @@ def test_a_roll_shows_its_total_and_dice_and_is_logged_with_a_link_that_reproduc
         other.close()
 
 
-def test_a_shared_link_with_a_seed_shows_exactly_the_engines_roll_and_its_exact_odds(phone, base_url: str) -> None:
+def test_a_shared_link_with_a_seed_shows_exactly_the_engines_roll_and_its_exact_odds(tab: Visit) -> None:
     expected = engine("roll", expression="2d20kl1+5", seed=20261130)
     odds = engine("prob", expression="2d20kl1+5")
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/?expression=" + quote("2d20kl1+5") + "&seed=20261130&label=Disadvantage")
+    page = tab("tools/roller/?expression=" + quote("2d20kl1+5") + "&seed=20261130&label=Disadvantage")
 
     assert total(page) == str(expected["total"])
     expect(page.locator(".rollbook-total__label")).to_have_text("Disadvantage")
@@ -91,9 +90,8 @@ def test_a_shared_link_with_a_seed_shows_exactly_the_engines_roll_and_its_exact_
     expect(rows).to_have_count(len(odds["distribution"]))
 
 
-def test_chance_of_at_least_and_at_most_come_from_the_engine(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+def test_chance_of_at_least_and_at_most_come_from_the_engine(tab: Visit) -> None:
+    page = tab("tools/roller/")
     roll(page, "2d6")
     total(page)
     page.get_by_label("Chance of at least").fill("8")
@@ -105,9 +103,8 @@ def test_chance_of_at_least_and_at_most_come_from_the_engine(phone, base_url: st
     expect(page.locator(".rollbook-chance").nth(1)).to_contain_text("At most 4: 16.67% (1/6)", timeout=ENGINE_TIMEOUT_MS)
 
 
-def test_quick_dice_roll_at_once(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+def test_quick_dice_roll_at_once(tab: Visit) -> None:
+    page = tab("tools/roller/")
     page.get_by_role("button", name="d%", exact=True).click()
     assert 1 <= int(total(page)) <= 100
     expect(page.get_by_label("Dice expression")).to_have_value("d%")
@@ -115,9 +112,8 @@ def test_quick_dice_roll_at_once(phone, base_url: str) -> None:
     assert entry["total"] == engine("roll", expression="d%", seed=entry["seed"])["total"]
 
 
-def test_a_bad_expression_points_at_its_column_and_logs_nothing(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+def test_a_bad_expression_points_at_its_column_and_logs_nothing(tab: Visit) -> None:
+    page = tab("tools/roller/")
     roll(page, "2d6+")
     problem = page.locator("#rollbook-roller-problem")
     expect(problem).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -210,24 +206,22 @@ def test_inline_rolls_go_to_the_one_log_across_instant_navigation_with_one_worke
     expect(log_entries(page).first).to_contain_text("Rifle damage")  # newest first
 
 
-def keep_active_character(page: Page, name: str, strength: int) -> None:
-    """A kept character, the active one, with this STR (the rest of the scores as in any sheet), and
-    the page reloaded so its dice take it."""
+def active_character(name: str, strength: int) -> dict[str, Any]:
+    """What is kept with one character, the active one, with this STR (the rest of the scores as in
+    any sheet)."""
     scores = {"STR": strength, "DEX": 33, "AGL": 95, "CON": 46, "INT": 89, "PER": 95, "WIS": 84, "CHA": 68, "COM": 1}
     character = {"id": name.lower(), "name": name, "scores": scores, "hp_roll": 60, "locked": [], "options": {},
                  "created": "2026-11-30T18:00:00.000Z"}
-    put_kept(page, {"rollbook": 1, "log": [], "characters": [character], "active": character["id"]})
-    page.reload()
+    return {"rollbook": 1, "log": [], "characters": [character], "active": character["id"]}
 
 
-def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "opencore/weapons-and-armor/")
+def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(tab: Visit) -> None:
+    page = tab("opencore/weapons-and-armor/")
     page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
     sword = page.locator("rollbook-roll[label='Sword damage'] output")
     expect(sword).to_contain_text("needs an active character", timeout=ENGINE_TIMEOUT_MS)
 
-    keep_active_character(page, "Buck", strength=80)
+    kept_by_another_tab(page, active_character("Buck", strength=80))  # made in another tab
     page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
     expect(sword).to_contain_text(re.compile(r"^\d+"), timeout=ENGINE_TIMEOUT_MS)
     expect(sword).to_contain_text("(Buck's STR 80 counts as 3)")  # whose STR, and what it counted
@@ -237,11 +231,9 @@ def test_an_ability_in_an_inline_roll_takes_the_active_characters_value(phone, b
     assert entry["total"] == engine("roll", expression="max(2d10+STR, 1)", vars={"STR": 3}, seed=entry["seed"])["total"]
 
 
-def test_a_weapons_damage_is_at_least_one_however_low_the_strength(phone, base_url: str) -> None:
+def test_a_weapons_damage_is_at_least_one_however_low_the_strength(tab: Visit) -> None:
     """STR 1 counts as -5: 2d10-5 alone would total -3 to 0 one roll in ten (ruling opencore-damage-minimum)."""
-    page = phone.new_page()
-    page.goto(base_url + "opencore/weapons-and-armor/")
-    keep_active_character(page, "Wisp", strength=1)
+    page = tab("opencore/weapons-and-armor/", kept=active_character("Wisp", strength=1))
     sword = page.locator("rollbook-roll[label='Sword damage'] output")
     for count in (1, 2, 3):
         page.get_by_role("button", name="Roll 2d10+STR (Sword damage)").click()
@@ -315,12 +307,11 @@ def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> N
     assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
 
 
-def test_a_long_expression_and_a_roll_of_many_dice_are_answered_and_kept(phone, base_url: str) -> None:
+def test_a_long_expression_and_a_roll_of_many_dice_are_answered_and_kept(tab: Visit) -> None:
     # both are valid for the engine (up to 1,000 characters; 800 dice): the log keeps them, its
     # label and breakdown shortened, instead of throwing and leaving the page on "Rolling…"
     long_expression = "+".join(["1d6"] * 100)  # 399 characters
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+    page = tab("tools/roller/")
     for count, expression in enumerate((long_expression, "800d6"), start=1):
         roll(page, expression)
         expect(log_entries(page)).to_have_count(count, timeout=ENGINE_TIMEOUT_MS)
@@ -330,7 +321,7 @@ def test_a_long_expression_and_a_roll_of_many_dice_are_answered_and_kept(phone, 
         assert len(entry["label"]) <= 200 and len(entry["text"]) <= 2000
 
 
-def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(phone, base_url: str) -> None:
+def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(tab: Visit, base_url: str) -> None:
     # an imported or tampered log must never draw a javascript: URL or another host as a link
     hostile = [
         {"id": f"e{i}", "at": "2026-12-01T20:00:00.000Z", "label": f"Entry {i}", "expression": "", "vars": {},
@@ -339,10 +330,7 @@ def test_a_kept_entrys_page_and_link_become_links_only_to_pages_of_this_site(pho
                                                ("https://evil.example/", "//evil.example/x"),
                                                ("opencore/combat/", "tools/checks/?tool=codex-check&seed=1")])
     ]
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
-    put_kept(page, {"rollbook": 1, "log": hostile, "characters": [], "active": None})
-    page.reload()
+    page = tab("tools/roller/", kept={"rollbook": 1, "log": hostile, "characters": [], "active": None})
     expect(page.locator("rollbook-log .rollbook-log__entry")).to_have_count(3)
     hrefs = page.locator("rollbook-log a").evaluate_all("(links) => links.map((a) => a.href)")
     assert hrefs == [base_url + "opencore/combat/", base_url + "tools/checks/?tool=codex-check&seed=1"]
@@ -371,20 +359,18 @@ def test_tool_and_rules_pages_have_no_serious_accessibility_violations(phone, ba
         assert axe_violations(page) == [], path or "home"
 
 
-def test_widget_tap_targets_are_at_least_44_px(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+def test_widget_tap_targets_are_at_least_44_px(tab: Visit) -> None:
+    page = tab("tools/roller/")
     roll(page, "1d6")
     total(page)
     small = small_tap_targets(page, ".rollbook-widget button, .rollbook-widget input, .rollbook-file")
     assert small == []
 
 
-def test_the_answer_stays_above_the_on_screen_keyboard(phone, base_url: str) -> None:
+def test_the_answer_stays_above_the_on_screen_keyboard(phone, tab: Visit) -> None:
     """A phone's keyboard covers roughly the lower half of 844 px: the field and the total must
     both sit in the upper part of the screen once the field is scrolled into view."""
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/")
+    page = tab("tools/roller/")
     field = page.get_by_label("Dice expression")
     field.scroll_into_view_if_needed()
     roll(page, "1d20")
@@ -408,21 +394,19 @@ def test_every_tool_page_as_a_whole_has_no_serious_accessibility_violations(
         assert axe_violations(page) == [], name or "tools/"
 
 
-def test_a_total_that_divides_is_shown_exactly_and_its_odds_in_order(phone, base_url: str) -> None:
+def test_a_total_that_divides_is_shown_exactly_and_its_odds_in_order(tab: Visit) -> None:
     expected = engine("roll", expression="1d6/3", seed=4)
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/?expression=" + quote("1d6/3") + "&seed=4")
+    page = tab("tools/roller/?expression=" + quote("1d6/3") + "&seed=4")
     assert total(page) == expected["total_exact"]
     totals = page.locator(".rollbook-distribution tbody th")
     expect(totals).to_have_text(["1/3", "2/3", "1", "4/3", "5/3", "2"], timeout=ENGINE_TIMEOUT_MS)
     expect(page.locator(".rollbook-stats")).to_contain_text("0.3333")
 
 
-def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(phone, base_url: str) -> None:
+def test_odds_out_of_exact_reach_are_estimated_by_the_engine_and_labelled_so(tab: Visit) -> None:
     """1000d100 has too many totals for exact odds: the engine says so, and the roller shows the
     engine's seeded estimate instead, labelled as one, with its sample size and margin."""
-    page = phone.new_page()
-    page.goto(base_url + "tools/roller/?expression=" + quote("1000d100") + "&seed=7")
+    page = tab("tools/roller/?expression=" + quote("1000d100") + "&seed=7")
     total(page)
     note = page.locator(".rollbook-estimate")
     expect(note).to_contain_text("Estimate, not exact", timeout=3 * ENGINE_TIMEOUT_MS)
@@ -546,10 +530,9 @@ def test_the_longest_expressions_are_rolled_or_refused_by_the_field_and_no_link_
     assert errors == []
 
 
-def test_the_offline_page_says_the_copys_size_once_as_the_build_measured_it(phone, base_url: str, served_site) -> None:
+def test_the_offline_page_says_the_copys_size_once_as_the_build_measured_it(tab: Visit, served_site) -> None:
     """Issue 38: the page said 23 MB in its text and another figure in the widget under it."""
     size = round(json.loads((served_site.directory / "offline.json").read_text())["bytes"] / 1e6)
-    page = phone.new_page()
-    page.goto(base_url + "tools/offline/")
+    page = tab("tools/offline/")
     expect(page.locator("rollbook-offline-copy")).to_contain_text(f"The offline copy takes about {size} MB")
     assert re.findall(r"(\d+) MB", page.locator("article").inner_text()) == [str(size)]

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import ENGINE_TIMEOUT_MS
+from browserkit import ENGINE_TIMEOUT_MS, Visit
 from kit.engine import engine
 from vocabulary import engine_words
 
@@ -20,13 +20,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
 MINUS_ZERO = re.compile(r"(?<![\w.])[-−]0(?![\d.])")
 
 
-def test_a_certain_save_shows_the_d100_rolled_and_its_chance_as_a_percentage(phone, base_url: str) -> None:
+def test_a_certain_save_shows_the_d100_rolled_and_its_chance_as_a_percentage(phone, tab: Visit) -> None:
     # CON 99 makes Physical Toughness certain: the phone showed a huge "-94" and "(chance 1)"
     inputs = {"tool": "opencore-check", "kind": "physical-toughness", "who": "Ann",
               "scores": "STR=50,DEX=50,AGL=50,CON=99", "roll": 5}
     expected = engine("opencore check", kind="physical-toughness", scores=inputs["scores"], roll=5)
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/?" + urlencode(inputs))
+    page = tab("tools/checks/?" + urlencode(inputs))
     widget = page.locator("rollbook-opencore-check")
     answer = widget.locator(".rollbook-answer")
     expect(answer.locator(".rollbook-total__value")).to_have_text("5", timeout=ENGINE_TIMEOUT_MS)
@@ -39,12 +38,11 @@ def test_a_certain_save_shows_the_d100_rolled_and_its_chance_as_a_percentage(pho
     assert engine_words(shown) == []
 
 
-def test_the_attacks_wound_says_none_taken_never_minus_zero(phone, base_url: str) -> None:
+def test_the_attacks_wound_says_none_taken_never_minus_zero(phone, tab: Visit) -> None:
     inputs = {"attack_skill": 60, "defense_skill": 40, "weapon": "Sword", "strength": 80, "hp": 30, "con": 40}
     expected = engine("opencore attack", **inputs, seed=2)
     assert expected["wound"]["to_armor"] == 0 and expected["wound"]["to_toughness"] == 0  # the case the phone showed
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/?" + urlencode({"tool": "opencore-attack", **inputs, "seed": 2}))
+    page = tab("tools/combat/?" + urlencode({"tool": "opencore-attack", **inputs, "seed": 2}))
     facts = page.locator("rollbook-opencore-attack .rollbook-facts")
     expect(facts).to_contain_text("Armor none taken (0 left)", timeout=ENGINE_TIMEOUT_MS)
     expect(facts).to_contain_text("Toughness none taken (0 left)")
@@ -57,9 +55,8 @@ def test_the_attacks_wound_says_none_taken_never_minus_zero(phone, base_url: str
         assert not re.search(r"\d\.$", item.strip()), item
 
 
-def test_a_missing_dc_says_what_to_enter_after_its_label(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/checks/")
+def test_a_missing_dc_says_what_to_enter_after_its_label(tab: Visit) -> None:
+    page = tab("tools/checks/")
     widget = page.locator("rollbook-codex-check")
     dc = widget.get_by_label("DC", exact=True)
     dc.fill("")
@@ -69,9 +66,8 @@ def test_a_missing_dc_says_what_to_enter_after_its_label(phone, base_url: str) -
     expect(dc).to_have_attribute("aria-invalid", "true")
 
 
-def test_a_dice_error_at_a_helpers_field_says_its_place_in_words(phone, base_url: str) -> None:
-    page = phone.new_page()
-    page.goto(base_url + "tools/combat/")
+def test_a_dice_error_at_a_helpers_field_says_its_place_in_words(tab: Visit) -> None:
+    page = tab("tools/combat/")
     widget = page.locator("rollbook-cyno-strike")
     field = widget.get_by_label("Weapon's damage roll")
     field.fill("1d6 +* 2")
