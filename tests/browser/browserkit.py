@@ -422,6 +422,9 @@ INSTANT_VISIT = """async ([url, ms]) => {
     if (performance.now() > deadline) throw new Error(`no instant navigation to ${url} in ${ms} ms (at ${location.href})`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // and Material's scroll to the new page's top done: a tap placed before it would land elsewhere
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  for (let y = NaN; y !== scrollY; await frame()) y = scrollY;
 }"""
 # The page's engine answered (the start over: no widget of a later page waits for it).
 ENGINE_ANSWERED = """async (ms) => {

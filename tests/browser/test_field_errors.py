@@ -95,7 +95,7 @@ def try_every_field(page: Page, tag: str, baseline: dict[str, str], problems: li
         field.fill(baseline.get(label, ""))
 
 
-def test_tool_pages_say_a_bad_value_at_its_field(tab: Visit, tmp_path: Path) -> None:
+def test_tool_pages_say_a_bad_value_at_its_field(phone, tab: Visit, base_url: str, tmp_path: Path) -> None:
     problems: list[str] = []
     page = tab("tools/checks/", kept={"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     expect(page.locator("rollbook-codex-check .rollbook-chance")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
@@ -154,7 +154,11 @@ def test_tool_pages_say_a_bad_value_at_its_field(tab: Visit, tmp_path: Path) -> 
     try_every_field(page, "rollbook-criticals", {}, problems)
     check_page(page, "criticals", problems)
 
-    tab("tools/character/")
+    # The generator in a page of its own: reached by instant navigation with an active character kept,
+    # a tap on Roll a character as it appeared left Strength blank in about 1 run of 5 (the sheet never
+    # came); not seen with anything run in the page before the tap, and not yet understood (issue 40's note).
+    page = phone.new_page()
+    page.goto(base_url + "tools/character/")
     character = page.locator("rollbook-character")
     character.get_by_role("button", name="Roll a character").tap()
     expect(character.locator(".rollbook-sheet__big")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
@@ -175,7 +179,7 @@ def test_tool_pages_say_a_bad_value_at_its_field(tab: Visit, tmp_path: Path) -> 
 
     not_an_export = tmp_path / "notes.json"
     not_an_export.write_text("only notes, no export", encoding="utf-8")
-    tab("tools/offline/")
+    page = tab("tools/offline/")
     file = page.get_by_label("Import a file")
     file.set_input_files(str(not_an_export))
     message = page.locator("#rollbook-kept-problem")
