@@ -318,6 +318,14 @@ WIDGETS_TEXT = """() => {
 }"""
 
 
+def widgets_drawn(page: Any) -> None:
+    """Wait until every widget of the site in the article is drawn whole (widgets/element.js: a drawn
+    one has the class rollbook-widget; one drawn in two parts says `whole` once the second is)."""
+    page.wait_for_function("""() => [...document.querySelectorAll("article *")]
+      .filter((element) => element.localName.startsWith("rollbook-"))
+      .every((element) => element.classList.contains("rollbook-widget") && element.whole !== false)""", timeout=ENGINE_TIMEOUT_MS)
+
+
 def widgets_text(page: Any) -> str:
     """What the site's scripts say in the article now (see WIDGETS_TEXT)."""
     return page.evaluate(WIDGETS_TEXT)
@@ -493,7 +501,7 @@ class StartedTab:
 
     def rest(self, base_url: str) -> None:
         """After a test, before the site's storage is cleared: back on the resting page with
-        nothing in flight, the test's listeners, viewport and media gone."""
+        nothing in flight, the test's listeners, viewport, pointer and media gone."""
         page = self.page
         if page is None or page.is_closed() or not self.visited:
             return
@@ -502,6 +510,7 @@ class StartedTab:
             for event in TEST_EVENTS:
                 page._impl_obj.remove_all_listeners(event)  # (the sync API removes only a listener it is given)
             page.set_viewport_size(PHONE)
+            page.mouse.move(0, 0)  # the last tap's point would hover over whatever the next page has there
             page.emulate_media(media="null", color_scheme="null", reduced_motion="null", forced_colors="null")  # the phone's own
             if not page.url.startswith(base_url) or page.evaluate("typeof document$") == "undefined":
                 raise RuntimeError(f"the tab left the site's instant navigation: {page.url}")

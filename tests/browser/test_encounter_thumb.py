@@ -234,9 +234,8 @@ def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_qu
     assert thumb.taps <= 26 and thumb.fields <= 2 and thumb.read == 0, (setup, rounds, thumb.fields, thumb.read)
 
 
-def three_typical_foes(page: Page, url: str) -> Locator:
-    """An encounter started at `url` with three typical foes added (three steps): its tracker."""
-    page.goto(url)
+def three_typical_foes(page: Page) -> Locator:
+    """An encounter started on `page` (the tracker's) with three typical foes added (three steps): its tracker."""
     widget = page.locator("rollbook-encounter")
     widget.get_by_role("button", name="Start the encounter").click()
     quick = widget.get_by_role("list", name="Add in one tap")
@@ -246,9 +245,9 @@ def three_typical_foes(page: Page, url: str) -> Locator:
     return widget
 
 
-def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: str) -> None:
-    page = phone.new_page()
-    widget = three_typical_foes(page, base_url + "tools/encounter/?seed=5")
+def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(tab: Visit) -> None:
+    page = tab("tools/encounter/?seed=5")
+    widget = three_typical_foes(page)
     widget.locator(".rollbook-encounter__next").click()
     steps_done(widget, 4)
     first = kept_encounter(page)["current"]
@@ -269,12 +268,12 @@ def test_a_quick_second_tap_of_next_or_undo_is_not_taken_twice(phone, base_url: 
     assert kept_encounter(page)["current"] == first
 
 
-def test_end_shows_encounter_ended_and_bring_it_back_where_the_thumb_is(phone, base_url: str) -> None:
+def test_end_shows_encounter_ended_and_bring_it_back_where_the_thumb_is(tab: Visit) -> None:
     """End is tapped at the foot of the fight, which goes with it: the start form that is drawn in
     its place is shorter, and "Encounter ended." with Bring it back (a slip undone in one tap) was
     left 170 px above the screen."""
-    page = phone.new_page()
-    widget = three_typical_foes(page, base_url + "tools/encounter/")
+    page = tab("tools/encounter/")
+    widget = three_typical_foes(page)
     widget.get_by_text("Rulings and ending the encounter").click()
     end = widget.get_by_role("button", name="End the encounter")
     end.scroll_into_view_if_needed()
@@ -338,7 +337,7 @@ def test_a_fumbles_extra_attack_is_one_tap_on_the_card_that_has_it_out_of_turn(t
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
-def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False, orcs_weapon: str = "Hand to Hand") -> tuple[Page, Locator]:
+def bucks_turn(tab: Visit, weapon: str, dropped: bool = False, orcs_weapon: str = "Hand to Hand") -> tuple[Page, Locator]:
     """An OpenCore fight kept and opened on Buck's turn (Buck with `weapon`, and it `dropped`, against
     a typical Orc with `orcs_weapon`, slower than Buck's); the page and Buck's card."""
     enc = engine("encounter start", rules="opencore")["encounter"]
@@ -349,8 +348,7 @@ def bucks_turn(page: Page, base_url: str, weapon: str, dropped: bool = False, or
     if dropped:
         enc = engine("encounter effect", encounter=enc, who="p1", kind="dropped-weapon")["encounter"]
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    page.goto(base_url + "tools/encounter/")
-    keep(page, {"encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
+    page = tab("tools/encounter/", kept={"rollbook": 2, "encounter": {"current": enc, "undo": [], "full": {}, "seed": 7, "updated": now}})
     return page, page.locator("rollbook-encounter li[data-id='p1']")
 
 
@@ -374,11 +372,11 @@ def refused_at(card: Locator, label: str, said: str) -> Locator:
     return field
 
 
-def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(phone, base_url: str) -> None:
+def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(tab: Visit) -> None:
     """Fumble chart, "drops weapon": until it is picked up the fists are what is left. The engine
     refuses an attack that names no weapon then, and the card's Attack named none: every tap said
     "Buck has dropped its weapon ... or attack Hand to Hand", which no button on the page could do."""
-    page, buck = bucks_turn(phone.new_page(), base_url, "Sword", dropped=True)
+    page, buck = bucks_turn(tab, "Sword", dropped=True)
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc (Hand to Hand)", timeout=ENGINE_TIMEOUT_MS)
     before = logged(page)
@@ -389,12 +387,12 @@ def test_a_combatant_whose_weapon_was_dropped_attacks_hand_to_hand_in_one_tap(ph
     steps_done(page.locator("rollbook-encounter"), 1)
 
 
-def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack(phone, base_url: str) -> None:
+def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack(tab: Visit) -> None:
     """The Weapons Table gives Thrown weapons no damage and no critical table: the engine asks for
     both, and the card had no field for either, so such a combatant could never attack. "Attack
     options" takes them, the bonuses and the two d100s rolled at the table; the rolls count for one
     attack, each refusal is at its field."""
-    page, buck = bucks_turn(phone.new_page(), base_url, "Thrown weapons")
+    page, buck = bucks_turn(tab, "Thrown weapons")
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
     attack.click()  # no damage roll: refused at its field, which is opened, focused and in view
@@ -420,10 +418,10 @@ def test_a_thrown_weapons_damage_and_dice_rolled_at_the_table_go_into_the_attack
     assert [kept_options[k] for k in ("damage_roll", "attack_roll", "defense_roll")] == ["", "", ""], kept_options
 
 
-def test_a_weapons_mode_is_chosen_on_the_acting_card_and_goes_into_the_attack(phone, base_url: str) -> None:
+def test_a_weapons_mode_is_chosen_on_the_acting_card_and_goes_into_the_attack(tab: Visit) -> None:
     """The Assault Rifle fires single, burst or full auto (the Weapons Table), and the card's attack
     named no mode: the engine took the first, and a burst or full auto took tools/combat/."""
-    page, buck = bucks_turn(phone.new_page(), base_url, "Assault Rifle", orcs_weapon="Shotgun")
+    page, buck = bucks_turn(tab, "Assault Rifle", orcs_weapon="Shotgun")
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
     buck.locator("summary", has_text="Attack options").click()
@@ -437,11 +435,11 @@ def test_a_weapons_mode_is_chosen_on_the_acting_card_and_goes_into_the_attack(ph
     assert "Buck attacks Orc" in said and "Damage 3d10+20" in said, said  # full auto's damage, not single's 3d10
 
 
-def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_at_its_field(phone, base_url: str) -> None:
+def test_a_power_attacks_from_the_acting_card_with_its_own_numbers_each_refusal_at_its_field(tab: Visit) -> None:
     """OpenCore's Powers attack without a weapon (a Physical Power's score is the combat skill); the
     card could attack only with the weapon in hand. "Attack with" offers the engine's kinds of Power,
     shows the fields each takes and hides the weapon's, and the button says what attacks."""
-    page, buck = bucks_turn(phone.new_page(), base_url, "Sword")
+    page, buck = bucks_turn(tab, "Sword")
     attack = buck.locator(".rollbook-encounter__attack")
     expect(attack).to_have_text("Attack Orc", timeout=ENGINE_TIMEOUT_MS)
     buck.locator("summary", has_text="Attack options").click()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, Visit, phone_context
+from browserkit import ENGINE_TIMEOUT_MS, Visit, phone_context, widgets_drawn
 from kit.engine import engine
 from kit.kept import KEPT
 
@@ -149,9 +149,7 @@ def test_the_combat_page_takes_the_kept_characters_by_a_tap(tab: Visit) -> None:
     expect(jump.get_by_role("link")).to_have_count(11)
     # a player taps what is drawn: on a loaded machine the helpers above the party's could still be
     # drawing after the jump (each with the kept character's own notes), moving it off screen
-    page.wait_for_function("""() => [...document.querySelectorAll("article *")]
-      .filter((element) => element.localName.startsWith("rollbook-"))
-      .every((element) => element.classList.contains("rollbook-widget"))""", timeout=30_000)
+    widgets_drawn(page)
     # and the engine started: a helper drawn while it starts (3 s after the load, when the start is
     # slow) says "Starting the dice engine…", a line it drops once the engine is ready
     expect(page.get_by_text("Starting the dice engine")).to_have_count(0, timeout=ENGINE_TIMEOUT_MS)
