@@ -21,9 +21,10 @@ const idb = indexedDbOrNull();
 // Two tabs changing what is kept at the same instant both keep their change (kept.js says how).
 export const kept = new KeptStore(localStorageOrNull(), undefined, { locks: locksOrNull(), mark: idb ? indexedDbMark(idb, "kept") : null });
 
-// Another tab rolled or saved a character: show it here too.
+// Another tab rolled or saved a character, or cleared the site's storage (an event with no key):
+// show it here too.
 globalThis.addEventListener?.("storage", (event) => {
-  if (event.key === kept.key) kept.reload();
+  if (event.key === kept.key || event.key === null) kept.reload();
 });
 // A page thawed from the back/forward cache may have missed those while it was frozen (a browser
 // need not send a frozen page storage events; Chromium keeps them for the thaw): what is kept now

@@ -247,6 +247,18 @@ def test_a_weapons_damage_is_at_least_one_however_low_the_strength(tab: Visit) -
         expect(sword).to_contain_text("(Wisp's STR 1 counts as -5)")
 
 
+def test_storage_cleared_in_another_tab_empties_the_log_here_too(phone, tab: Visit, base_url: str) -> None:
+    """A tab hears another tab's localStorage.clear() (a storage event with no key) as it hears any
+    other change to what is kept: the log it shows is read again, not left showing a roll that is gone."""
+    page = tab("tools/roller/")
+    roll(page, "1d6")
+    expect(log_entries(page)).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
+    other = phone.new_page()
+    other.goto(base_url + "credits/")
+    other.evaluate("() => localStorage.clear()")
+    expect(log_entries(page)).to_have_count(0)
+
+
 def test_clear_can_be_undone(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")
