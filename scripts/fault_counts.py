@@ -52,6 +52,7 @@ GROUPS: list[dict[str, Any]] = [
                 f"{B}test_storage_faults.py::test_blocked_storage_an_import_is_on_the_page_for_the_visit_and_said_not_kept",
                 f"{B}test_storage_faults.py::test_full_storage_over_a_damaged_value_never_writes_over_it_nor_claims_a_backup",
                 f"{B}test_widgets.py::test_a_damaged_stored_value_is_set_aside_not_lost",
+                f"{B}test_widgets.py::test_a_damaged_value_forgotten_in_another_tab_is_no_longer_said_here",
                 f"{B}test_encounter.py::test_a_kept_encounter_the_page_cannot_draw_is_set_aside_and_said_plainly",
                 f"{B}test_storage_faults.py::test_the_sites_data_cleared_while_a_page_is_open_leaves_its_next_roll_settled_across_tabs"],
      "node": [("tests/widgets/kept.test.mjs", r"^(blocked|full) storage|damaged|a full storage"),

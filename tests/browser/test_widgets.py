@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, kept_by_another_tab, roll, small_tap_targets, total, widgets_drawn
+from browserkit import ENGINE_TIMEOUT_MS, Visit, axe_violations, kept_by_another_tab, read_again, roll, small_tap_targets, total, widgets_drawn
 from kit.engine import engine
 from kit.kept import KEPT, kept_log
 from rollbook import api
@@ -317,6 +317,25 @@ def test_a_damaged_stored_value_is_set_aside_not_lost(phone, base_url: str) -> N
     backup = [key for key in keys if key.startswith(f"{KEPT}.damaged.")]
     assert len(backup) == 1
     assert page.evaluate("(key) => localStorage.getItem(key)", backup[0]) == '{"rollbook": 1, "log": 7}'
+
+
+def test_a_damaged_value_forgotten_in_another_tab_is_no_longer_said_here(phone, tab: Visit, base_url: str) -> None:
+    """Each open tab says a damaged value it read; once the player lets go of it in one tab (Forget
+    the unreadable copy), the others stop saying it too, as a page load would: they went on showing
+    the notice and its buttons for a copy that was gone."""
+    page = tab("tools/roller/")
+    page.evaluate("(key) => localStorage.setItem(key, '{\"rollbook\": 1, \"log\": 7}')", KEPT)
+    read_again(page)
+    notice = page.locator("rollbook-log .rollbook-kept-notice")
+    expect(notice).to_contain_text("could not be read")
+    other = phone.new_page()
+    other.goto(base_url + "tools/roller/")
+    other.get_by_role("button", name="Forget the unreadable copy").click()
+    expect(other.locator(".rollbook-kept-notice")).to_have_count(0)
+    expect(notice).to_have_count(0)
+    roll(page, "1d6")  # and what this tab does next is kept as usual
+    expect(log_entries(page)).to_have_count(1, timeout=ENGINE_TIMEOUT_MS)
+    expect(log_entries(other)).to_have_count(1)
 
 
 def test_a_long_expression_and_a_roll_of_many_dice_are_answered_and_kept(tab: Visit) -> None:

@@ -373,6 +373,36 @@ test("a damaged value is set aside once: page loads find the backup and write no
   assert.deepEqual(new KeptStore(storage).log.map((r) => r.id), ["a"]);
 });
 
+test("a damaged value another tab let go of is no longer said here: forgotten there, or storage cleared", () => {
+  for (const letGo of [(other) => other.forgetDamaged(), (other) => other.storage.items.clear()]) {
+    const storage = new MemoryStorage({ [STORAGE_KEY]: "{\"rollbook\": 2, \"log\": 7}" });
+    const [here, there] = [new KeptStore(storage), new KeptStore(storage)];
+    assert.equal(here.trouble, "damaged");
+    there.addRoll(roll("a")); // a write over the value set aside: both tabs still say it
+    here.reload();
+    assert.equal(here.trouble, "damaged");
+    assert.match(here.problem, /set aside in this browser/);
+    letGo(there);
+    here.reload(); // (the storage event of the other tab's write or clear)
+    assert.equal(here.damaged, null);
+    assert.equal([here.trouble, here.why, here.problem].join(), ",,");
+    assert.deepEqual(here.log.map((r) => r.id), storage.items.size ? ["a"] : []);
+  }
+});
+
+test("a damaged value still set aside, or still stored, goes on being said after another tab's write", () => {
+  const storage = new MemoryStorage({ [STORAGE_KEY]: "garbage" });
+  storage.full = true; // no room to set it aside: it stays under its key
+  const here = new KeptStore(storage);
+  storage.full = false;
+  here.reload();
+  assert.equal(here.damaged.aside, false);
+  assert.equal(here.trouble, "damaged");
+  storage.setItem(`${STORAGE_KEY}.probe`, "1"); // another key written: the value is still there
+  here.reload();
+  assert.equal(here.trouble, "damaged");
+});
+
 test("start afresh over a damaged value that could not be set aside: the player's choice writes over it", () => {
   const storage = new MemoryStorage({ [STORAGE_KEY]: "garbage" });
   storage.full = true;

@@ -181,7 +181,18 @@ export class KeptStore {
   reload() {
     if (!this.saved) return;
     this.state = this.#fresh();
+    this.#forgetDamagedLetGo();
     this.#notify();
+  }
+
+  /** Another tab let go of the damaged value this one says (its copy forgotten, Start afresh, or
+   *  the site's storage cleared): no longer said here either. Said on while a copy is set aside
+   *  or the value is stored as it was, as a page load would find it. */
+  #forgetDamagedLetGo() {
+    const stored = this.#stored();
+    if (!this.damaged || stored === undefined || stored === this.damaged.text || this.#backups().length) return;
+    this.damaged = null;
+    if (this.trouble === "damaged") [this.trouble, this.why, this.problem] = [null, null, null];
   }
 
   /** Reload when storage holds another value than the one this state was read from (nothing
