@@ -159,6 +159,39 @@ def test_a_seeded_fight_runs_three_rounds_to_a_fallen_combatant_through_a_reload
     assert kept(page)["encounter"]["current"] == states[-3]
 
 
+def test_an_open_edit_stays_with_its_combatant_when_the_turn_order_changes(tab: Visit) -> None:
+    """The GM opens Edit on the Troll, types its damage and rolls initiative: the order changes, and
+    the open edit, with what was typed, is still the Troll's, so Damage goes to the Troll. The cards
+    were drawn by their place in the order: Edit Troll, opened in third place, came back as Edit
+    Goblin, open in third place, under the thumb. A refusal there is said at its field in that card."""
+    widget = start(tab, "?seed=5")  # (this seed puts the Troll second)
+    form = widget.locator(".rollbook-encounter__add")
+    for n, name in enumerate(("Orc", "Goblin", "Troll"), start=1):
+        form.get_by_label("Name", exact=True).fill(name)
+        form.get_by_role("button", name="Add to the encounter").tap()
+        steps_done(widget, n)
+    names = widget.locator("li.rollbook-combatant h3")
+    troll = widget.locator("li.rollbook-combatant").filter(has=widget.page.locator("h3", has_text="Troll"))
+    troll.locator("summary", has_text="Edit Troll").click()
+    troll.get_by_label("Damage or HP", exact=True).fill("3")
+    hp = {c["name"]: c["hp"] for c in kept(widget.page)["encounter"]["current"]["combatants"]}
+    widget.locator(".rollbook-encounter__next").tap()
+    steps_done(widget, 4)
+    expect(names.nth(1)).to_contain_text("Troll")  # the order changed (else this proves nothing)
+    expect(widget.locator("details.rollbook-combatant__edit[open] > summary")).to_have_text(["Edit Troll"])
+    expect(troll.get_by_label("Damage or HP", exact=True)).to_have_value("3")
+    troll.get_by_role("button", name="Damage", exact=True).tap()
+    # no armor: the engine asks which critical table, at that field of the card tapped
+    table = troll.get_by_label("Critical table", exact=True)
+    expect(table).to_have_attribute("aria-invalid", "true")
+    expect(widget.locator(".rollbook-problem")).to_have_count(1)
+    table.select_option("slash")
+    troll.get_by_role("button", name="Damage", exact=True).tap()
+    steps_done(widget, 5)
+    after = {c["name"]: c["hp"] for c in kept(widget.page)["encounter"]["current"]["combatants"]}
+    assert after["Troll"] < hp["Troll"] and {n: after[n] for n in ("Orc", "Goblin")} == {n: hp[n] for n in ("Orc", "Goblin")}
+
+
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:
     """The add form empties in the frame that shows the combatant joined: a name typed from then on
     (the next combatant's, the GM quick on the keys) stays. It was emptied once the step's lock was

@@ -14,7 +14,7 @@
 // started), the next step's seed: the same steps then give the same dice on any device.
 
 import { ask, newSeed } from "../../engine.js";
-import { define, html, nothing, RollbookElement } from "../../element.js";
+import { define, html, nothing, repeat, RollbookElement } from "../../element.js";
 import { fieldInError, revealProblem } from "../../field-problem.js";
 import { CHANGED_ELSEWHERE, KeptError, MAX_UNDO, put } from "../../kept.js";
 import { readQuery } from "../../links.js";
@@ -474,6 +474,10 @@ class EncounterTracker extends RollbookElement {
     const active = this.#active(enc);
     const ordered = [...enc.order.map((id) => enc.combatants.find((c) => c.id === id)).filter(Boolean),
       ...enc.combatants.filter((c) => !enc.order.includes(c.id))];
+    // Each card keyed by its combatant: drawn by place, a fold opened on one card (Edit Troll)
+    // was another's after the order changed (initiative rolled: Edit Goblin, open where the thumb
+    // was). Drawn here, not by repeat() as lit renders: view() must know which forms it shows.
+    const cards = ordered.map((c) => [c.id, combatantView(this, fight, c, c === active)]);
     return html`
       <div class="rollbook-encounter__head">
         <h2 class="rollbook-encounter__now">${enc.round === 0 ? "Before the first round" : html`Round ${enc.round}${active ? html`: <span>${active.name}'s turn</span>` : nothing}`}</h2>
@@ -484,7 +488,7 @@ class EncounterTracker extends RollbookElement {
       ${enc.round === 0 ? addView(this, enc) : nothing /* before the first round: adding is the work, at the top */}
       ${enc.combatants.length ? nothing : html`<p>No combatants yet: add them above, then roll initiative.</p>`}
       <ol class="rollbook-combatants" aria-label="Combatants in turn order">
-        ${ordered.map((c) => combatantView(this, fight, c, c === active))}
+        ${repeat(cards, ([id]) => id, ([, card]) => card)}
       </ol>
       ${enc.round === 0 ? nothing : addView(this, enc)}
       ${logView(enc)}
