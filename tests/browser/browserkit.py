@@ -379,11 +379,28 @@ def another_tab_keeps_as_tapped(page: Any, fight: dict[str, Any], button: str) -
     }""", [KEPT, fight, button])
 
 
+KEEP_FIGHT = "([key, e]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: e}))"
+
+
 def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
     page.goto(base_url + "tools/")
-    page.evaluate("([key, e]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: e}))", [KEPT, fight])
+    page.evaluate(KEEP_FIGHT, [KEPT, fight])
     page.goto(base_url + "tools/encounter/")
+    fight_drawn(page)
+
+
+def open_fight_again(pages: list[Any], base_url: str, fight: dict[str, Any]) -> None:
+    """`fight` kept, and `pages` (open on the site, their engines started) gone to the encounter page
+    anew by instant navigation: each tracker drawn afresh from it, with no engine started again."""
+    kept_by_another_tab(pages[0], {"rollbook": 2, "encounter": fight})  # (the other pages hear it from this one)
+    for page in pages:
+        instant_visit(page, base_url, "tools/encounter/")
+        fight_drawn(page)
+
+
+def fight_drawn(page: Any) -> None:
+    """The encounter page shows a fight before its first round, the engine ready."""
     expect(page.locator(".rollbook-encounter__next")).to_have_text("Roll initiative", timeout=ENGINE_TIMEOUT_MS)
     # the engine ready: the tracker's tables and rulings asked of it and answered
     page.wait_for_function("() => document.querySelector('rollbook-encounter')?.rulingTitles", timeout=ENGINE_TIMEOUT_MS)
@@ -471,6 +488,14 @@ def kept_by_another_tab(page: Any, value: Any) -> None:
 Visit = Callable[..., Any]
 
 
+def instant_visit(page: Any, base_url: str, path: str) -> None:
+    """`page` goes to `path` (under base_url) by Material's instant navigation, through the resting
+    page when it is there already (Material goes only to another page)."""
+    if urlsplit(page.url).path == urlsplit(base_url + path).path:
+        page.evaluate(INSTANT_VISIT, [base_url + RESTING_PAGE, VISIT_MS])
+    page.evaluate(INSTANT_VISIT, [base_url + path, VISIT_MS])
+
+
 class StartedTab:
     """The returning phone's tab of the site whose engine has started, kept from test to test (one
     per xdist worker): `visit(path)` goes there by instant navigation. Between tests it is put at
@@ -494,9 +519,7 @@ class StartedTab:
             self.page.emulate_media(color_scheme=color_scheme)
         if kept is not None:  # kept before the visit, as by another tab
             kept_by_another_tab(self.page, kept)
-        if urlsplit(self.page.url).path == urlsplit(base_url + path).path:  # (Material goes only to another page)
-            self.page.evaluate(INSTANT_VISIT, [base_url + RESTING_PAGE, VISIT_MS])
-        self.page.evaluate(INSTANT_VISIT, [base_url + path, VISIT_MS])
+        instant_visit(self.page, base_url, path)
         return self.page
 
     def rest(self, base_url: str) -> None:
