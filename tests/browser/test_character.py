@@ -175,6 +175,23 @@ def test_two_kept_characters_the_active_one_and_delete_with_undo_survive_a_reloa
     assert entry["vars"] == {"STR": engine("opencore roll-values", scores=scores_text(bren["scores"]))["values"]["STR"]}
 
 
+def test_delete_pressed_twice_deletes_one_character_and_undo_brings_it_back(tab: Visit) -> None:
+    """The kept characters were drawn by place: once Ayla was deleted, the focused Delete button
+    was Bren's, so Enter pressed twice deleted both, and Undo brought back Bren alone."""
+    ayla = {"id": "ayla", "name": "Ayla", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",
+            "scores": BUCK}
+    page = tab("tools/character/", kept={"rollbook": 1, "log": [], "characters": [ayla, {**ayla, "id": "bren", "name": "Bren"}],
+                                         "active": "bren"})
+    page.get_by_role("button", name="Delete Ayla").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator(".rollbook-character__list > li")).to_have_count(1)
+    assert [c["name"] for c in kept(page)["characters"]] == ["Bren"]
+    page.get_by_role("button", name="Undo delete").click()
+    expect(page.locator(".rollbook-character__list > li")).to_have_count(2)
+    assert [c["name"] for c in kept(page)["characters"]] == ["Ayla", "Bren"]
+
+
 def test_opening_a_kept_character_and_changing_it_says_so_until_saved(tab: Visit) -> None:
     page = tab("tools/character/")
     roll_character(page)

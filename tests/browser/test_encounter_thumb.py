@@ -175,6 +175,22 @@ def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_
     assert thumb.taps <= 16 and thumb.fields == 0 and thumb.read == 0, (thumb.taps, thumb.fields, thumb.read)
 
 
+def test_forget_pressed_twice_forgets_one_kept_foe(tab: Visit) -> None:
+    """The kept foes' one-tap picks were drawn by place: once Rachel was forgotten, the focused
+    "Forget the foe" button was Sid's, so Enter pressed twice forgot both (Undo brings back one)."""
+    page = tab("tools/encounter/", kept={"rollbook": 2, "foes": [RACHEL, SID, GANGER]})
+    widget = page.locator("rollbook-encounter")
+    widget.get_by_label("Rules").select_option("cyno")
+    widget.get_by_role("button", name="Start the encounter").tap()
+    forget = widget.get_by_role("button", name="Forget the foe Rachel")
+    expect(forget).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    forget.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(widget.locator(".rollbook-encounter__foe")).to_have_count(2)
+    assert [f["name"] for f in read_kept(page)["foes"]] == ["Sid", "Ganger"]
+
+
 def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_quick(tab: Visit) -> None:
     page = tab("tools/encounter/?seed=3", kept={"rollbook": 2, "foes": [RACHEL, SID, GANGER]})
     widget = page.locator("rollbook-encounter")

@@ -259,6 +259,51 @@ def test_storage_cleared_in_another_tab_empties_the_log_here_too(phone, tab: Vis
     expect(log_entries(page)).to_have_count(0)
 
 
+# Whether the text or elements of the log's entries as they are now change (a new entry is added
+# beside them; the focus ring's class on a button is no change of what is said).
+WATCH_OLD_ENTRIES = """() => {
+  window.rollbookOldEntriesChanged = 0;
+  const old = [...document.querySelectorAll(".rollbook-log__entry")];
+  new MutationObserver((records) => {
+    window.rollbookOldEntriesChanged += records.filter((r) => old.some((entry) => entry.contains(r.target))).length;
+  }).observe(document.querySelector(".rollbook-log__entries"), { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def test_roll_again_pressed_twice_rolls_the_same_dice_and_the_log_only_adds_the_new_roll(tab: Visit) -> None:
+    """The log is newest first. Its entries were drawn by place: each new roll rewrote every entry
+    (a screen reader hears a log's changed text), and the focused "Roll again: 2d6" became the
+    next entry's, so Enter pressed again rolled 3d8."""
+    page = tab("tools/roller/")
+    for n, expression in enumerate(("1d4", "2d6", "3d8"), start=1):
+        roll(page, expression)
+        expect(log_entries(page)).to_have_count(n, timeout=ENGINE_TIMEOUT_MS)
+    page.evaluate(WATCH_OLD_ENTRIES)
+    page.get_by_role("button", name="Roll again: 2d6").focus()
+    for n in (4, 5):
+        page.keyboard.press("Enter")
+        expect(log_entries(page)).to_have_count(n, timeout=ENGINE_TIMEOUT_MS)
+    expect(page.locator(".rollbook-log__label")).to_have_text(["2d6", "2d6", "3d8", "2d6", "1d4"])
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Roll again: 2d6"
+    assert page.evaluate("window.rollbookOldEntriesChanged") == 0
+
+
+def test_a_recent_roll_pressed_twice_never_rolls_another(tab: Visit) -> None:
+    """Recent puts the last roll first: drawn by place, the focused "Roll 1d4 again" became "Roll
+    2d6 again" once 1d4 moved to the front, and Enter pressed twice rolled 2d6."""
+    page = tab("tools/roller/")
+    for n, expression in enumerate(("1d4", "2d6"), start=1):
+        roll(page, expression)
+        expect(log_entries(page)).to_have_count(n, timeout=ENGINE_TIMEOUT_MS)
+    page.get_by_role("button", name="Roll 1d4 again").focus()
+    page.keyboard.press("Enter")
+    expect(log_entries(page)).to_have_count(3, timeout=ENGINE_TIMEOUT_MS)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)  # (a roll of 1d4 or none: either way, never 2d6)
+    labels = page.locator(".rollbook-log__label").all_inner_texts()
+    assert labels[-2:] == ["2d6", "1d4"] and set(labels[:-2]) == {"1d4"}, labels
+
+
 def test_clear_can_be_undone(phone, base_url: str) -> None:
     page = phone.new_page()
     page.goto(base_url + "tools/roller/")

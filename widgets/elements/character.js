@@ -13,7 +13,7 @@
 // by its words and its ruling's title; the kept character and its link carry them.
 
 import { ask, newSeed } from "../engine.js";
-import { define, html, nothing, RollbookElement } from "../element.js";
+import { define, html, nothing, repeat, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { CHARACTER_RULINGS as RULINGS_FACTS } from "../facts.js";
 import { CHARACTER_RULINGS, KeptError, newId } from "../kept.js";
@@ -460,12 +460,14 @@ class CharacterGenerator extends RollbookElement {
     </div>`;
   }
 
+  /** Each kept character keyed by its id: drawn by place, Delete pressed twice from the keyboard
+   *  deleted the next character too (the focused button became its), and Undo brought back one. */
   #keptList() {
     const active = kept.active;
     return html`<section class="rollbook-character__kept" aria-labelledby="rollbook-kept-characters">
       <h2 id="rollbook-kept-characters">Kept characters</h2>
       ${keptNotice(this)}
-      ${kept.characters.length ? html`<ul class="rollbook-character__list">${kept.characters.map((character) => html`<li>
+      ${kept.characters.length ? html`<ul class="rollbook-character__list">${repeat(kept.characters, (character) => character.id, (character) => html`<li>
         <p><strong class="rollbook-character__who">${character.name}</strong>
           ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>
         <p class="rollbook-character__scores-line">${CODES.map((code) => `${code} ${character.scores[code]}`).join(" · ")} · HP roll ${character.hp_roll}</p>

@@ -2,7 +2,7 @@
 // reloads): what was rolled and where, when, the total and its breakdown; roll an entry again,
 // open it as a link, clear the log (with Undo).
 
-import { define, html, nothing, RollbookElement } from "../element.js";
+import { define, html, nothing, repeat, RollbookElement } from "../element.js";
 import { fittingLink, sitePage } from "../links.js";
 import { breakdown } from "./dice.js";
 import { keptNotice } from "../kept-notice.js";
@@ -65,6 +65,9 @@ class RollLog extends RollbookElement {
   }
 
   view() {
+    // Newest first, each entry keyed by its roll (ids are once each: kept/schema.js): drawn by
+    // place, a new roll rewrote every entry, and a focused "Roll again" became the next entry's
+    // (Enter on "Roll again: 2d6", then Enter again, rolled 3d8).
     const entries = kept.log.slice(-SHOWN).reverse();
     return html`
       <div class="rollbook-log__head">
@@ -75,7 +78,7 @@ class RollLog extends RollbookElement {
       ${keptNotice(this)}
       ${this.problem ? html`<p class="rollbook-problem" role="alert">${this.problem}</p>` : nothing}
       <div role="log" aria-live="polite" aria-labelledby="rollbook-log-title"><ol class="rollbook-log__entries">
-        ${entries.map((entry) => html`<li class="rollbook-log__entry">
+        ${repeat(entries, (entry) => entry.id, (entry) => html`<li class="rollbook-log__entry">
           <p class="rollbook-log__what"><span class="rollbook-log__label">${entry.label}</span>
             <strong class="rollbook-log__total">${entry.total_text ?? entry.total}</strong></p>
           <p class="rollbook-log__text"><code>${breakdown(entry.text)}</code></p>

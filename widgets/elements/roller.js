@@ -5,7 +5,7 @@
 // away: both are read from the kept roll log, not kept a second time.
 
 import { ask, newSeed } from "../engine.js";
-import { define, html, nothing, RollbookElement } from "../element.js";
+import { define, html, nothing, repeat, RollbookElement } from "../element.js";
 import { fittingLink, readQuery } from "../links.js";
 import { kept, rollIntoLog, SITE_ROOT } from "../session.js";
 import { fieldInError, revealProblem } from "../field-problem.js";
@@ -179,9 +179,11 @@ class DiceRoller extends RollbookElement {
   #recentView() {
     const recent = recentExpressions(kept.log);
     if (!recent.length) return nothing;
+    // keyed by expression: drawn by place, the focused "Roll 1d4 again" became "Roll 2d6 again" as
+    // 1d4 moved to the front, and Enter pressed twice rolled 2d6
     return html`<div class="rollbook-quick rollbook-recent" role="group" aria-labelledby="rollbook-recent-title">
       <span class="rollbook-recent__title" id="rollbook-recent-title">Recent</span>
-      ${recent.map((expression) => html`<button type="button" class="md-button" aria-label=${`Roll ${expression} again`}
+      ${repeat(recent, (expression) => expression, (expression) => html`<button type="button" class="md-button" aria-label=${`Roll ${expression} again`}
         @click=${() => this.#quick(expression)}>${expression}</button>`)}
     </div>`;
   }

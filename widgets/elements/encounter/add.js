@@ -6,7 +6,7 @@
 // the last one is carried into the next. A step's answer is shown by the button that made it.
 
 import { ask } from "../../engine.js";
-import { html, nothing } from "../../element.js";
+import { html, nothing, repeat } from "../../element.js";
 import { ENCOUNTER } from "../../facts.js";
 import { newId } from "../../kept.js";
 import { labelled } from "../../field-problem.js";
@@ -105,11 +105,13 @@ function quickView(t, enc) {
   const foes = kept.foes.filter((f) => f.rules === enc.rules);
   const typical = t.typical[enc.rules];
   const ruling = typical?.ruling;
+  // each pick keyed by what it adds (ids are once each): drawn by place, "Forget the foe Rachel"
+  // pressed twice forgot Sid too, the focused button having become his
   return html`<div class="rollbook-encounter__quick">
     <p class="rollbook-encounter__hint">One tap adds:</p>
     <ul class="rollbook-encounter__picks" aria-label="Add in one tap" data-anchor="quick">
-      ${characters.map((c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
-      ${foes.map((f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
+      ${repeat(characters, (c) => c.id, (c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
+      ${repeat(foes, (f) => f.id, (f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
         @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
         <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
           @click=${() => { const back = kept.deleteFoe(f.id); t.forgotten = { name: f.name, back }; t.update(); }}>×</button></li>`)}
