@@ -64,6 +64,8 @@ export function firstScreenAwaits(loading) {
 // An idle moment may last 50 ms, but a task that long is a long task on a slow phone (a 4x slower
 // CPU makes 12 ms of drawing 50): each idle moment draws for at most SLICE_MS, then yields.
 const SLICE_MS = 8;
+// A double tap's two taps come within this (Android's double-tap timeout is 300 ms).
+const DOUBLE_TAP_MS = 400;
 
 // While the engine starts, the page's idle moments are not idle on a phone's few cores: the
 // engine's worker needs them, and a widget out of view is not looked at yet. So the drawings out
@@ -174,6 +176,7 @@ export class RollbookElement extends HTMLElement {
 
   #stops = [];
   #inFlight = false;
+  #closedUpAt = -Infinity;
   #queued = false;
   #afterPaint = false;
   #drawn = false;
@@ -265,6 +268,22 @@ export class RollbookElement extends HTMLElement {
 
   renderNow() {
     render(this.view(), this);
+  }
+
+  /**
+   * A tap that takes an item out of a list (a character deleted, a foe forgotten): `action` runs,
+   * and for DOUBLE_TAP_MS this widget takes no other tap on its lists (`tapTaken`): the list has
+   * closed up, and a quick second tap lands on whatever it put under the finger (the next
+   * character's Delete; a foe's one-tap pick, which added it to the fight).
+   */
+  closingUp(action) {
+    this.#closedUpAt = performance.now();
+    return action();
+  }
+
+  /** Whether a tap now is the player's own, not the second of a double tap that closed a list up. */
+  get tapTaken() {
+    return performance.now() - this.#closedUpAt >= DOUBLE_TAP_MS;
   }
 
   /**

@@ -11,4 +11,4 @@ export { FORMAT, MAX_LOG, MAX_CHARACTERS, MAX_FOES, ABILITIES, CHARACTER_RULINGS
   KeptError, put, checkRoll, checkCharacter, checkFoe, checkEncounterState, checkEncounter, checkKept } from "./kept/schema.js";
 export { exportKept, parseKeptFile, mergeKept } from "./kept/file.js";
 export { STORAGE_KEY, SETTLE_LOCK, KeptStore, newId } from "./kept/store.js";
-export { CHANGED_ELSEWHERE, placeWords } from "./kept/words.js";
+export { CHANGED_ELSEWHERE, namesInWords, placeWords } from "./kept/words.js";

@@ -175,20 +175,40 @@ def test_an_opencore_fight_of_a_kept_character_and_two_typical_foes_reads_every_
     assert thumb.taps <= 16 and thumb.fields == 0 and thumb.read == 0, (thumb.taps, thumb.fields, thumb.read)
 
 
-def test_forget_pressed_twice_forgets_one_kept_foe(tab: Visit) -> None:
+def test_forget_pressed_or_tapped_twice_loses_no_kept_foe(tab: Visit) -> None:
     """The kept foes' one-tap picks were drawn by place: once Rachel was forgotten, the focused
-    "Forget the foe" button was Sid's, so Enter pressed twice forgot both (Undo brings back one)."""
+    "Forget the foe" button was Sid's, so Enter pressed twice forgot both, and Undo brought back
+    Sid alone. A quick double tap's second tap added Ganger to the fight (his pick had taken the
+    place of Rachel's ×): it is not taken. Foes forgotten while Undo is offered come back together."""
+    from test_character import double_tap
+
     page = tab("tools/encounter/", kept={"rollbook": 2, "foes": [RACHEL, SID, GANGER]})
     widget = page.locator("rollbook-encounter")
     widget.get_by_label("Rules").select_option("cyno")
     widget.get_by_role("button", name="Start the encounter").tap()
     forget = widget.get_by_role("button", name="Forget the foe Rachel")
     expect(forget).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    picks = widget.locator(".rollbook-encounter__foe")
+    names = lambda: [f["name"] for f in read_kept(page)["foes"]]  # noqa: E731
     forget.focus()
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")
-    expect(widget.locator(".rollbook-encounter__foe")).to_have_count(2)
-    assert [f["name"] for f in read_kept(page)["foes"]] == ["Sid", "Ganger"]
+    expect(picks).to_have_count(2)
+    assert names() == ["Sid", "Ganger"]
+    widget.get_by_role("button", name="Undo forget").click()
+    expect(picks).to_have_count(3)
+
+    page.wait_for_timeout(400)  # (a tap in the list this soon after a delete is taken for its echo)
+    double_tap(page, forget)  # the second on Ganger's pick, where Rachel's × was: it added Ganger to the fight
+    said = widget.locator(".rollbook-encounter__quick .rollbook-done")
+    expect(said).to_contain_text("Rachel forgotten.")
+    assert names() == ["Sid", "Ganger"] and read_kept(page)["encounter"]["current"]["combatants"] == []
+    page.wait_for_timeout(400)
+    widget.get_by_role("button", name="Forget the foe Sid").tap()  # one of its own: brought back with the first
+    expect(said).to_contain_text("Rachel and Sid forgotten.")
+    widget.get_by_role("button", name="Undo forget").click()
+    expect(picks).to_have_count(3)
+    assert names() == ["Rachel", "Sid", "Ganger"]
 
 
 def test_a_cyno_fight_of_two_kept_characters_and_four_foes_of_two_kinds_is_as_quick(tab: Visit) -> None:

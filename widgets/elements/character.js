@@ -16,7 +16,7 @@ import { ask, newSeed } from "../engine.js";
 import { define, html, nothing, repeat, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { CHARACTER_RULINGS as RULINGS_FACTS } from "../facts.js";
-import { CHARACTER_RULINGS, KeptError, newId } from "../kept.js";
+import { CHARACTER_RULINGS, KeptError, namesInWords, newId } from "../kept.js";
 import { keptNotice } from "../kept-notice.js";
 import { fittingLink, readQuery } from "../links.js";
 import { kept, SITE_ROOT } from "../session.js";
@@ -99,7 +99,7 @@ class CharacterGenerator extends RollbookElement {
   connected() {
     this.answer = null; // the engine's answer for the draft as it is now (null while fields are empty)
     this.problem = null; // {field, message}: what the last change got wrong
-    this.notice = null; // {text, undo}: what the last keep/delete did
+    this.notice = null; // {text, undo, deleted}: what the last keep/delete did
     this.busy = false;
     this.shared = false; // the draft came from a link, not from this browser
     this.asked = 0; // answers to older questions are dropped: the newest edit wins
@@ -300,16 +300,24 @@ class CharacterGenerator extends RollbookElement {
     }
   }
 
+  /** Deletes made while the last one's Undo is offered are said and undone together: a quick
+   *  second tap lands on the next character's Delete once the list has closed up, and Undo
+   *  brought back only that one. */
   #delete(character) {
     const undo = kept.deleteCharacter(character.id);
     const shown = this.draft.id === character.id ? this.draft : null;
     if (shown) shown.id = null; // still on screen, no longer kept
-    this.notice = {
-      text: `${character.name} was deleted.`,
+    const deleted = [...(this.notice?.deleted ?? []), {
+      name: character.name,
       undo: () => {
         undo();
         if (shown && this.draft === shown) shown.id = character.id;
       },
+    }];
+    this.notice = {
+      text: `${namesInWords(deleted.map((d) => d.name))} ${deleted.length === 1 ? "was" : "were"} deleted.`,
+      deleted,
+      undo: () => [...deleted].reverse().forEach((d) => d.undo()), // the last first: each goes back where it was
     };
     this.update();
   }
@@ -472,9 +480,9 @@ class CharacterGenerator extends RollbookElement {
           ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>
         <p class="rollbook-character__scores-line">${CODES.map((code) => `${code} ${character.scores[code]}`).join(" · ")} · HP roll ${character.hp_roll}</p>
         <div class="rollbook-row">
-          <button type="button" class="md-button" @click=${() => this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
-          ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
-          <button type="button" class="md-button" @click=${() => this.#delete(character)}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          <button type="button" class="md-button" @click=${() => this.tapTaken && this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => this.tapTaken && kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
+          <button type="button" class="md-button" @click=${() => this.tapTaken && this.closingUp(() => this.#delete(character))}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
         </div>
       </li>`)}</ul>` : html`<p>None yet. Name a character and keep it: it stays in this browser, and the active one gives its scores to the dice in the rules text (<code>2d10+STR</code>).</p>`}
     </section>`;

@@ -16,6 +16,10 @@ export const WHY = {
 };
 export const EXPORT_HINT = "Export to a file keeps what is on this page";
 
+const AND = new Intl.ListFormat("en-GB", { type: "conjunction" });
+/** Names as a player reads them: "Ayla", "Ayla and Bren", "Ayla, Bren and Cora". */
+export const namesInWords = (names) => AND.format(names);
+
 // Each ruling option a kept value carries (a character's, an encounter's) -> its ruling's title.
 const RULING_TITLES = Object.fromEntries(
   [CHARACTER_RULINGS, ...Object.values(ENCOUNTER.rulings)].flatMap((rulings) => Object.entries(rulings).map(([name, r]) => [name, r.title])));

@@ -8,7 +8,7 @@
 import { ask } from "../../engine.js";
 import { html, nothing, repeat } from "../../element.js";
 import { ENCOUNTER } from "../../facts.js";
-import { newId } from "../../kept.js";
+import { namesInWords, newId } from "../../kept.js";
 import { labelled } from "../../field-problem.js";
 import { clip, kept, SITE_ROOT } from "../../session.js";
 import { given, typed } from "../../tool.js";
@@ -110,20 +110,29 @@ function quickView(t, enc) {
   return html`<div class="rollbook-encounter__quick">
     <p class="rollbook-encounter__hint">One tap adds:</p>
     <ul class="rollbook-encounter__picks" aria-label="Add in one tap" data-anchor="quick">
-      ${repeat(characters, (c) => c.id, (c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
+      ${repeat(characters, (c) => c.id, (c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => t.tapTaken && addCharacter(t, c)}>${c.name}</button></li>`)}
       ${repeat(foes, (f) => f.id, (f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
-        @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
+        @click=${() => t.tapTaken && join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
         <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
-          @click=${() => { const back = kept.deleteFoe(f.id); t.forgotten = { name: f.name, back }; t.update(); }}>×</button></li>`)}
-      <li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>
+          @click=${() => t.tapTaken && t.closingUp(() => forget(t, f))}>×</button></li>`)}
+      <li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => t.tapTaken && join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>
     </ul>
     ${t.problemFor("quick").line}
     ${t.step?.at === "quick" ? answerHere(t.step) : nothing}
-    ${t.forgotten ? html`<p class="rollbook-done">${t.forgotten.name} forgotten.
-      <button type="button" class="md-button" @click=${() => { t.forgotten.back(); t.forgotten = null; t.update(); }}>Undo</button></p>` : nothing}
+    ${t.forgotten ? html`<p class="rollbook-done">${namesInWords(t.forgotten.names)} forgotten.
+      <button type="button" class="md-button" @click=${() => { t.forgotten.back(); t.forgotten = null; t.update(); }}>Undo forget</button></p>` : nothing}
     ${ruling ? html`<p class="rollbook-field__help" id="rollbook-enc-typical">${opencore ? "Scores not given (a kept character's skills, a typical foe's, a field left blank)" : "Values not given (a typical foe's, a field left blank)"} follow the ruling
       <a href=${new URL(`rulings/#${ruling.id}`, SITE_ROOT).href}>${ruling.title}</a>: ${typical.words}.</p>` : nothing}
   </div>`;
+}
+
+/** Forget a kept foe; foes forgotten while the last one's Undo is offered are said and brought
+ *  back together (a quick second tap lands on the next foe's × once the list has closed up). */
+function forget(t, foe) {
+  const back = kept.deleteFoe(foe.id);
+  const before = t.forgotten;
+  t.forgotten = { names: [...(before?.names ?? []), foe.name], back: () => { back(); before?.back(); } }; // the last first
+  t.update();
 }
 
 export function addView(t, enc) {

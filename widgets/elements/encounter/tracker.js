@@ -55,7 +55,7 @@ class EncounterTracker extends RollbookElement {
     this.armors = [];
     this.typical = {}; // rule set -> the engine's typical combatant (rulings opencore- and cyno-typical-combatant)
     this.rulingTitles = null; // ruling id -> its title (a ruling is shown by its title)
-    this.forgotten = null; // a foe template just forgotten: {name, back}
+    this.forgotten = null; // the foe templates just forgotten: {names, back}
     const { values, problems } = readQuery({ seed: "int" }, location.search, { seed: "seed" });
     // ?seed=N: a seeded encounter (for a demonstration, a test); each step takes the next seed, so
     // N must leave room below JavaScript's largest exact whole number for a long fight's steps
