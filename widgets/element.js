@@ -64,8 +64,10 @@ export function firstScreenAwaits(loading) {
 // An idle moment may last 50 ms, but a task that long is a long task on a slow phone (a 4x slower
 // CPU makes 12 ms of drawing 50): each idle moment draws for at most SLICE_MS, then yields.
 const SLICE_MS = 8;
-// A double tap's two taps come within this (Android's double-tap timeout is 300 ms).
+// A double tap's two taps come within this time (Android's double-tap timeout is 300 ms) and
+// this many CSS pixels of each other (about a fingertip).
 const DOUBLE_TAP_MS = 400;
+const DOUBLE_TAP_PX = 24;
 
 // While the engine starts, the page's idle moments are not idle on a phone's few cores: the
 // engine's worker needs them, and a widget out of view is not looked at yet. So the drawings out
@@ -176,12 +178,16 @@ export class RollbookElement extends HTMLElement {
 
   #stops = [];
   #inFlight = false;
-  #closedUpAt = -Infinity;
+  #watchingTaps = false;
+  #lastTap = null; // the last tap in the widget: {at, x, y}
+  #closedUpBy = null; // the tap that last took an item out of a list (closingUp)
   #queued = false;
   #afterPaint = false;
   #drawn = false;
 
   connectedCallback() {
+    if (!this.#watchingTaps) this.addEventListener("click", (event) => this.#tapped(event), { capture: true });
+    this.#watchingTaps = true;
     this.fallback ??= this.textContent.trim(); // what the page shows before the widgets load
     this.engine = { state: "idle", message: null };
     this.listen(watchEngine((status) => {
@@ -271,19 +277,29 @@ export class RollbookElement extends HTMLElement {
   }
 
   /**
-   * A tap that takes an item out of a list (a character deleted, a foe forgotten): `action` runs,
-   * and for DOUBLE_TAP_MS this widget takes no other tap on its lists (`tapTaken`): the list has
-   * closed up, and a quick second tap lands on whatever it put under the finger (the next
-   * character's Delete; a foe's one-tap pick, which added it to the fight).
+   * A tap that takes an item out of a list (a character deleted, a foe forgotten, an effect
+   * ended, a combatant removed): `action` runs, and a second tap at the same place within
+   * DOUBLE_TAP_MS is not taken (#tapped): the list has closed up, and it would land on whatever
+   * that put under the finger (the next character's Delete; a foe's one-tap pick, which added it
+   * to the fight).
    */
   closingUp(action) {
-    this.#closedUpAt = performance.now();
+    this.#closedUpBy = this.#lastTap;
     return action();
   }
 
-  /** Whether a tap now is the player's own, not the second of a double tap that closed a list up. */
-  get tapTaken() {
-    return performance.now() - this.#closedUpAt >= DOUBLE_TAP_MS;
+  /** Every tap in the widget, seen first (capture): one at the place of a tap that closed a list up,
+   *  within DOUBLE_TAP_MS of it, is that double tap's second and goes no further. Elsewhere, or later,
+   *  a tap is the player's own. (A key's click has no place: two presses of Enter count as one place.) */
+  #tapped(event) {
+    const tap = { at: event.timeStamp, x: event.clientX, y: event.clientY };
+    const first = this.#closedUpBy;
+    if (first && tap.at - first.at < DOUBLE_TAP_MS && Math.hypot(tap.x - first.x, tap.y - first.y) <= DOUBLE_TAP_PX) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+      return;
+    }
+    this.#lastTap = tap;
   }
 
   /**

@@ -192,6 +192,32 @@ def test_an_open_edit_stays_with_its_combatant_when_the_turn_order_changes(tab: 
     assert after["Troll"] < hp["Troll"] and {n: after[n] for n in ("Orc", "Goblin")} == {n: hp[n] for n in ("Orc", "Goblin")}
 
 
+def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
+    """Ending an effect takes it out of the card's list, which closes up under the finger: a quick
+    double tap's second tap landed on the next effect's End, and ended it too."""
+    from test_character import double_tap
+
+    widget = start(tab)
+    form = widget.locator(".rollbook-encounter__add")
+    form.get_by_label("Name", exact=True).fill("Orc")
+    form.get_by_role("button", name="Add to the encounter").tap()
+    steps_done(widget, 1)
+    card = widget.locator("li.rollbook-combatant").first
+    card.locator("summary", has_text="Edit Orc").click()
+    for n, words in enumerate(("winded", "limping"), start=2):
+        card.get_by_label("Effect", exact=True).select_option("note")
+        card.get_by_label("Note", exact=True).fill(words)
+        card.get_by_role("button", name="Add the effect").tap()
+        steps_done(widget, n)
+    ends = card.get_by_role("list", name="End an effect of Orc").get_by_role("button")
+    expect(ends).to_have_count(2)
+    double_tap(widget.page, ends.first)
+    steps_done(widget, 4)
+    widget.page.wait_for_timeout(500)
+    expect(ends).to_have_count(1)
+    assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["limping"]
+
+
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:
     """The add form empties in the frame that shows the combatant joined: a name typed from then on
     (the next combatant's, the GM quick on the keys) stays. It was emptied once the step's lock was

@@ -480,9 +480,9 @@ class CharacterGenerator extends RollbookElement {
           ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>
         <p class="rollbook-character__scores-line">${CODES.map((code) => `${code} ${character.scores[code]}`).join(" · ")} · HP roll ${character.hp_roll}</p>
         <div class="rollbook-row">
-          <button type="button" class="md-button" @click=${() => this.tapTaken && this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
-          ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => this.tapTaken && kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
-          <button type="button" class="md-button" @click=${() => this.tapTaken && this.closingUp(() => this.#delete(character))}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          <button type="button" class="md-button" @click=${() => this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
+          <button type="button" class="md-button" @click=${() => this.closingUp(() => this.#delete(character))}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
         </div>
       </li>`)}</ul>` : html`<p>None yet. Name a character and keep it: it stays in this browser, and the active one gives its scores to the dice in the rules text (<code>2d10+STR</code>).</p>`}
     </section>`;

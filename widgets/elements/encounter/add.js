@@ -110,12 +110,12 @@ function quickView(t, enc) {
   return html`<div class="rollbook-encounter__quick">
     <p class="rollbook-encounter__hint">One tap adds:</p>
     <ul class="rollbook-encounter__picks" aria-label="Add in one tap" data-anchor="quick">
-      ${repeat(characters, (c) => c.id, (c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => t.tapTaken && addCharacter(t, c)}>${c.name}</button></li>`)}
+      ${repeat(characters, (c) => c.id, (c) => html`<li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => addCharacter(t, c)}>${c.name}</button></li>`)}
       ${repeat(foes, (f) => f.id, (f) => html`<li class="rollbook-encounter__foe"><button type="button" class="md-button rollbook-encounter__pick"
-        @click=${() => t.tapTaken && join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
+        @click=${() => join(t, { name: f.name, side: f.side, weapon: f.weapon ?? undefined, armor_name: f.armor_name ?? undefined, score: f.score })}>${f.name}</button>
         <button type="button" class="md-button rollbook-encounter__forget" aria-label=${`Forget the foe ${f.name}`}
-          @click=${() => t.tapTaken && t.closingUp(() => forget(t, f))}>×</button></li>`)}
-      <li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => t.tapTaken && join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>
+          @click=${() => t.closingUp(() => forget(t, f))}>×</button></li>`)}
+      <li><button type="button" class="md-button rollbook-encounter__pick" @click=${() => join(t, { name: "Foe", side: "foes" })}>A typical foe</button></li>
     </ul>
     ${t.problemFor("quick").line}
     ${t.step?.at === "quick" ? answerHere(t.step) : nothing}

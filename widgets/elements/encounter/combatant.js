@@ -190,12 +190,12 @@ function editView(t, enc, c, status) {
     <button type="button" class="md-button" @click=${() => editStep(t, c, "effect")}>Add the effect</button>
     ${c.effects.length ? html`<ul class="rollbook-combatant__effects" aria-label=${`End an effect of ${c.name}`}>
       ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
-        @click=${() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effectName(effect.kind)} ended`, form })}>End ${status?.effects[index] ?? effectName(effect.kind)}</button></li>`)}
+        @click=${() => t.closingUp(() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effectName(effect.kind)} ended`, form }))}>End ${status?.effects[index] ?? effectName(effect.kind)}</button></li>`)}
     </ul>` : nothing}
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
       <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep for next time</button>
     </div>
-    <button type="button" class="md-button rollbook-combatant__remove" @click=${() => editStep(t, c, "remove")}>Remove ${c.name}</button>
+    <button type="button" class="md-button rollbook-combatant__remove" @click=${() => t.closingUp(() => editStep(t, c, "remove"))}>Remove ${c.name}</button>
   </details>`;
 }
