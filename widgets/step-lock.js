@@ -26,6 +26,9 @@
 
 export const LOCK = "rollbook-encounter-step";
 export const CATCH_UP_MS = 5000;
+// How long a read or write of the mark may take (IndexedDB answers in milliseconds) before it is
+// given up: the page goes on without it.
+const MARK_MS = 3000;
 export const BEHIND = "another tab's last step on this encounter has not reached this tab yet: try again";
 
 const DB = "rollbook";
@@ -67,14 +70,19 @@ export function indexedDbMark(idb = indexedDbOrNull(), name = "encounter") {
     request.onerror = () => { opened = null; reject(request.error); };
     request.onblocked = () => { opened = null; reject(new Error("blocked")); };
   }));
-  const go = async (mode, act) => {
-    const db = await open();
-    return new Promise((resolve, reject) => {
-      const tx = db.transaction(MARKS, mode);
-      const request = act(tx.objectStore(MARKS));
-      tx.oncomplete = () => resolve(request.result); // committed: the next holder's read sees it
-      tx.onerror = tx.onabort = () => reject(tx.error);
-    });
+  const go = (mode, act) => {
+    const done = (async () => {
+      const db = await open();
+      return new Promise((resolve, reject) => {
+        const tx = db.transaction(MARKS, mode);
+        const request = act(tx.objectStore(MARKS));
+        tx.oncomplete = () => resolve(request.result); // committed: the next holder's read sees it
+        tx.onerror = tx.onabort = () => reject(tx.error);
+      });
+    })();
+    // A mark that does not come is no mark: the settling goes on by the lock alone, never held up
+    // (the lock is held meanwhile, and every change of every tab waits for it).
+    return Promise.race([done, new Promise((_, reject) => setTimeout(() => reject(new Error("no answer")), MARK_MS))]);
   };
   return {
     read: () => go("readonly", (marks) => marks.get(name)).then((value) => value ?? null),

@@ -370,8 +370,8 @@ def test_a_character_left_out_of_storage_for_a_moment_by_another_tabs_write_is_s
 
 # The kept store's mark in IndexedDB (widgets/step-lock.js indexedDbMark: database "rollbook",
 # store "marks", key "kept"), or null; opened without a version, so a test never creates the
-# database the page would then find without its store.
-KEPT_MARK = """async () => {
+# database the page would then find without its store. (Within 10 s: a run once waited on it for good.)
+KEPT_MARK = """() => Promise.race([new Promise((_, reject) => setTimeout(() => reject(new Error("IndexedDB did not answer in 10 s")), 10000)), (async () => {
   if (!(await indexedDB.databases()).some((d) => d.name === "rollbook")) return null;
   const db = await new Promise((resolve, reject) => {
     const request = indexedDB.open("rollbook");
@@ -388,7 +388,7 @@ KEPT_MARK = """async () => {
   } finally {
     db.close();
   }
-}"""
+})()])"""
 
 
 def test_the_sites_data_cleared_while_a_page_is_open_leaves_its_next_roll_settled_across_tabs(phone, base_url: str) -> None:
