@@ -71,6 +71,10 @@ serve: setup
 # --- tests --------------------------------------------------------------------------------
 # One site build per run: site/ (what pages.yml deploys), its log kept for tests/site/test_build.py;
 # pytest's site and browser tests and the Pyodide harness all read it (ROLLBOOK_SITE).
+# A test that hangs (a page's promise that never settles: Playwright's evaluate has no time limit;
+# a CI run once waited 18 minutes on one) fails after 5 minutes with its stack, and the run goes on:
+# its worker is ended and xdist starts another. The slowest test takes about a minute on a loaded run.
+TEST_TIMEOUT := --timeout 300 --timeout-method thread
 test:
 	@# the venv and node_modules install side by side (about 20 s and 8 s on a fresh machine)
 	@$(MAKE) --no-print-directory -j2 setup $(VENDOR)/.installed chromium
@@ -83,7 +87,7 @@ test:
 	@# are named at the end of the output, for whoever works on the suite's time (benchmarks/README.md)
 	@( failed=0; $(PY) -m mypy engine/rollbook hooks || failed=1; node --test tests/widgets/ || failed=1; \
 	  ROLLBOOK_SITE=site node tests/pyodide/run.mjs || failed=1; exit $$failed ) > $(BESIDE_LOG) 2>&1 & beside=$$!; \
-	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 tests/engine tests/pyodide \
+	ROLLBOOK_SITE=site CHROMIUM=$(CHROMIUM) $(BIN)/pytest -n 3 --dist loadgroup --durations=25 $(TEST_TIMEOUT) tests/engine tests/pyodide \
 	  tests/site tests/browser tests/test_workflows.py; suite=$$?; \
 	wait $$beside; besides=$$?; \
 	echo "--- beside pytest: the type check, the widgets on Node, the Pyodide harness ($(BESIDE_LOG))"; \
