@@ -379,13 +379,10 @@ def another_tab_keeps_as_tapped(page: Any, fight: dict[str, Any], button: str) -
     }""", [KEPT, fight, button])
 
 
-KEEP_FIGHT = "([key, e]) => localStorage.setItem(key, JSON.stringify({rollbook: 2, encounter: e}))"
-
-
 def open_fight(page: Any, base_url: str, fight: dict[str, Any]) -> None:
     """`fight` kept (kit.kept.a_fight) and the encounter page open on it, the engine ready."""
     page.goto(base_url + "tools/")
-    page.evaluate(KEEP_FIGHT, [KEPT, fight])
+    put_kept(page, {"rollbook": 2, "encounter": fight})
     page.goto(base_url + "tools/encounter/")
     fight_drawn(page)
 
