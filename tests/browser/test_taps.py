@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, TimeoutError as PlaywrightTimeout, expect
 
 from browserkit import ENGINE_TIMEOUT_MS, Visit, phone_context, widgets_drawn
 from kit.engine import engine
@@ -196,11 +196,29 @@ def read_down_to(target: Locator) -> None:
     target.evaluate("(el) => scrollBy(0, Math.max(0, Math.ceil(el.getBoundingClientRect().bottom - innerHeight) + 8))")
 
 
+# Where the element and the page were, when it did not come on screen: a failure says why.
+WHERE = """async (selector) => {
+  const box = document.querySelector(selector)?.getBoundingClientRect();
+  let frames = 0;
+  const counting = () => { frames += 1; requestAnimationFrame(counting); };
+  requestAnimationFrame(counting);
+  await new Promise((done) => setTimeout(done, 1000));
+  return {box: box && [box.top, box.bottom], scrollY, innerHeight, framesInASecond: frames,
+    visibility: document.visibilityState, engine: [...document.querySelectorAll(".rollbook-engine-state")].map((e) => e.textContent),
+    material: !document.querySelector('script[type="rollbook/material-later"]'), hash: location.hash};
+}"""
+
+
 def on_screen(page: Page, selector: str) -> dict[str, float]:
     """Wait until the element's box lies wholly inside the 844 px screen (a smooth scroll may be
-    on its way), and return it."""
-    page.wait_for_function("""(selector) => { const box = document.querySelector(selector)?.getBoundingClientRect();
-      return Boolean(box && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight); }""", arg=selector, timeout=5_000)
+    on its way), and return it. (Polled on a timer, not on frames: a page that draws no frames
+    fails with where things were, not a bare timeout.)"""
+    try:
+        page.wait_for_function("""(selector) => { const box = document.querySelector(selector)?.getBoundingClientRect();
+          return Boolean(box && box.height > 0 && box.top >= 0 && box.bottom <= innerHeight); }""",
+                               arg=selector, timeout=5_000, polling=100)
+    except PlaywrightTimeout:
+        pytest.fail(f"{selector} not wholly on screen after 5 s: {page.evaluate(WHERE, selector)}")
     return page.locator(selector).bounding_box()
 
 
