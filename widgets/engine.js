@@ -15,8 +15,9 @@
 //
 // The engine's state, for widgets to show: "idle" (not asked for yet), "starting", "ready"
 // (with `via`: "snapshot" or "fresh", how the worker started, and `why`: how the snapshot was
-// chosen or passed over, e.g. "cached" or "not cached, slow link (1.2 MB/s)"; `gate`: "cached" when
-// it started at once because the engine is on the device, "page" when it waited for the page's word;
+// chosen or passed over, e.g. "cached", "cached, unpacked" (the heap kept on the device) or
+// "not cached, slow link (1.2 MB/s)"; `gate`: "cached" when it started at once because the
+// engine is on the device, "page" when it waited for the page's word;
 // `took`: the worker's milliseconds per step), "failed" (with a message; the next
 // ask, or retry(), starts a fresh worker; with `reload`: true where a newer deploy replaced the
 // page's engine, so Reload, not Retry, is the way on: widgets/deploy.js). Every `message` is in a player's words, a sentence to

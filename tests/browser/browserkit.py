@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import threading
 import time
 import warnings
@@ -171,10 +172,26 @@ def returning_phone_context(playwright: Any, profile: Path) -> Any:
     return context
 
 
-# What a page can keep (not what a browser caches): all of it goes between two tests.
-KEPT_BY_A_PAGE = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,cache_storage,storage_buckets"
-WHAT_IS_KEPT = """async () => ({ local: Object.keys(localStorage), session: Object.keys(sessionStorage),
-  databases: (await indexedDB.databases()).map((d) => d.name), caches: await caches.keys() })"""
+def heap_cache_prefix() -> str:
+    """The start of the name of the cache where the engine keeps its unpacked snapshot
+    (widgets/engine-worker.js HEAP_CACHE, the site's address following it)."""
+    source = (ROOT / "widgets" / "engine-worker.js").read_text(encoding="utf-8")
+    found = re.search(r"const HEAP_CACHE = `([^`$]+)\$\{SITE_ROOT\}`;", source)
+    assert found, "widgets/engine-worker.js names no HEAP_CACHE as `...${SITE_ROOT}`"
+    return found.group(1)
+
+
+# What a page can keep (not what a browser caches): all of it goes between two tests. The engine's
+# unpacked snapshot stays, as the HTTP cache and the compiled code do: it is the device's copy
+# of the engine (a player's phone keeps it from one visit to the next), not a test's state.
+HEAP_CACHE_PREFIX = heap_cache_prefix()
+KEPT_BY_A_PAGE = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,storage_buckets"
+WHAT_IS_KEPT = """async (spared) => ({ local: Object.keys(localStorage), session: Object.keys(sessionStorage),
+  databases: (await indexedDB.databases()).map((d) => d.name),
+  caches: (await caches.keys()).filter((name) => !name.startsWith(spared)) })"""
+LET_CACHES_GO = """async (spared) => {
+  for (const name of await caches.keys()) if (!name.startsWith(spared)) await caches.delete(name);
+}"""
 NOTHING_KEPT = {"local": [], "session": [], "databases": [], "caches": []}
 
 
@@ -199,7 +216,9 @@ def kept_by_the_site(context: Any, keeper: Any, base_url: str, clear: bool) -> d
             cdp.detach()
     if clear or keeper.url != base_url + "sitemap.xml":
         keeper.goto(base_url + "sitemap.xml")
-    return keeper.evaluate(WHAT_IS_KEPT)
+    if clear:
+        keeper.evaluate(LET_CACHES_GO, HEAP_CACHE_PREFIX)
+    return keeper.evaluate(WHAT_IS_KEPT, HEAP_CACHE_PREFIX)
 
 
 def origin_of(base_url: str) -> str:

@@ -5,6 +5,7 @@ roll differently, and an update between two builds switches the pages and the en
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -16,8 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import (CHROMIUM, ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready, suite_flags,
-                        total)
+from browserkit import (CHROMIUM, ENGINE_TIMEOUT_MS, HEAP_CACHE_PREFIX, PHONE, Switchable, roll, service_worker_ready,
+                        suite_flags, total)
 from sitebuild import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
@@ -60,6 +61,82 @@ def test_two_restored_workers_roll_differently(browser: Any, base_url: str) -> N
     assert len(folders) == 1  # the same snapshot for both
     (a1, a2), (b1, b2) = rolls
     assert len({a1, a2, b1, b2}) == 4, rolls
+
+
+# The engine's kept heap (widgets/engine-worker.js keepHeap), read in a page of the site: the
+# URL of each kept entry and its bytes' SHA-256; `damage`: one byte of it changed first.
+KEPT_HEAP = """async ([prefix, damage]) => {
+  const names = (await caches.keys()).filter((name) => name.startsWith(prefix));
+  const kept = [];
+  for (const name of names) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      let bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+      if (damage) {
+        bytes[bytes.length >> 1] ^= 0xff;
+        await cache.put(request, new Response(bytes));
+      }
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      kept.push({ url: request.url, sha256: Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") });
+    }
+  }
+  return kept;
+}"""
+
+
+def kept_heap(page: Any, damage: bool = False) -> list[dict[str, str]]:
+    return page.evaluate(KEPT_HEAP, [HEAP_CACHE_PREFIX, damage])
+
+
+def heap_kept_by(page: Any) -> list[dict[str, str]]:
+    """What is kept once the engine has been idle after its answer (it keeps the heap then)."""
+    for _ in range(ENGINE_TIMEOUT_MS // 250):
+        if kept := kept_heap(page):
+            return kept
+        page.wait_for_timeout(250)
+    raise AssertionError("no heap was kept")
+
+
+def test_a_returning_visit_restores_the_heap_kept_on_the_device_and_never_a_damaged_one(browser: Any, base_url: str,
+                                                                                        served_site) -> None:
+    """Once the engine has answered, the unpacked snapshot is kept on the device, under the page's
+    engine folder; the next visit restores it, not the packed one, and rolls its own dice. A kept
+    heap that is not the build's (one byte changed) is never restored: the packed snapshot is
+    unpacked again, and a good heap kept in its place. Removing the offline copy removes it."""
+    context = browser.new_context(viewport=PHONE, service_workers="allow")
+    try:
+        first_visit = context.new_page()
+        first_visit.goto(base_url + "tools/roller/")
+        first = first_visit.evaluate(ASK, UNSEEDED)
+        assert first["answer"]["ok"] and first["why"] != "cached, unpacked", first
+        service_worker_ready(first_visit)
+        (worker,) = engine_workers(first_visit)
+        folder = worker.rsplit("/", 1)[0] + "/"
+        snapshot = json.loads((served_site.directory / folder.removeprefix(base_url) / "engine.snapshot.json").read_text())
+        (heap,) = heap_kept_by(first_visit)
+        assert heap["url"].startswith(folder) and heap["sha256"] == snapshot["snapshot_sha256"], heap
+
+        again = context.new_page()
+        again.goto(base_url + "tools/roller/")
+        second = again.evaluate(ASK, UNSEEDED)
+        assert (second["via"], second["why"]) == ("snapshot", "cached, unpacked"), second
+        assert second["answer"]["ok"] and second["answer"]["result"]["text"] != first["answer"]["result"]["text"]
+
+        kept_heap(again, damage=True)
+        damaged = context.new_page()
+        damaged.goto(base_url + "tools/roller/")
+        third = damaged.evaluate(ASK, UNSEEDED)
+        assert (third["via"], third["why"]) == ("snapshot", "cached"), third  # unpacked again, not fresh
+        assert third["answer"]["ok"]
+        assert heap_kept_by(damaged) == [heap]  # the build's heap again
+
+        damaged.goto(base_url + "tools/offline/")
+        copy = damaged.locator("rollbook-offline-copy")
+        copy.get_by_role("button", name="Remove the offline copy").click()
+        expect(copy).to_contain_text("Not kept offline yet", timeout=ENGINE_TIMEOUT_MS)
+        assert damaged.evaluate("async () => (await caches.keys()).length") == 0
+    finally:
+        context.close()
 
 
 # The engine's state once it is ready, with no tap, no pointer and no focus on the page.
