@@ -26,6 +26,7 @@ from typing import Any
 from playwright.sync_api import sync_playwright
 
 from chromium import CHROMIUM, FLAGS, present
+from kit.heap import wait_for_kept_heap
 from served import serve
 from start import META, SITE, TIMEOUT_MS, WATCH_TOTAL, Throttle, pages, service_worker_ready
 from waiting import roll_on_the_roller, until
@@ -40,7 +41,8 @@ window.Worker = class extends PageWorker {
     if (!String(url).includes("engine-worker")) return; // not the search's
     __spy.made.push(performance.now());
     this.addEventListener("message", ({ data }) => __spy.heard.push(
-      [performance.now(), data?.status ?? (data?.response ? "answer" : data?.pong ? "pong" : "?"), data?.took ?? null]));
+      [performance.now(), data?.status ?? (data?.response ? "answer" : data?.pong ? "pong" : "?"), data?.took ?? null,
+       data?.why ?? null]));
   }
   postMessage(message, ...rest) {
     const word = message?.request ? "request" : message?.go ? "go" : message?.fetch ? "fetch" : null;
@@ -51,9 +53,9 @@ window.Worker = class extends PageWorker {
 """
 
 
-def visit(playwright: Any, url: str, kind: str, rate: float) -> dict[str, Any]:
+def visit(playwright: Any, url: str, kind: str, rate: float, roll_first: bool) -> dict[str, Any]:
     """One warm + SW visit of ``kind`` ("ask" or "roller") in a fresh profile whose first visit,
-    to the roller, installed the service worker."""
+    to the roller, installed the service worker (and, with ``roll_first``, rolled once)."""
     with tempfile.TemporaryDirectory(prefix="rollbook-steps-") as profile:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=CHROMIUM, args=FLAGS, viewport={"width": 390, "height": 844}, service_workers="allow")
@@ -61,6 +63,10 @@ def visit(playwright: Any, url: str, kind: str, rate: float) -> dict[str, Any]:
             first = context.new_page()
             first.goto(url + "tools/roller/")
             service_worker_ready(first)
+            if roll_first:  # the player rolled on that visit: the engine kept its heap (engine-worker.js)
+                roll_on_the_roller(first, url, "1d6", TIMEOUT_MS)
+                until(first, "() => document.querySelector('.rollbook-total__value') !== null", TIMEOUT_MS)
+                wait_for_kept_heap(first, TIMEOUT_MS / 1000)
             first.close()
             page = context.new_page()
             page.wait_for_timeout(1500)  # the new tab's own start first (start.py's SETTLE_S)
@@ -82,12 +88,13 @@ def visit(playwright: Any, url: str, kind: str, rate: float) -> dict[str, Any]:
             context.close()
     ready = next((heard for heard in spy["heard"] if heard[1] == "ready"), None)
     took = (ready[2] or {}) if ready else {}
+    why = ready[3] if ready else None  # "cached, unpacked": restored from the kept heap
     posts: dict[str, int] = {}
     for at, word in spy["posts"]:
         posts.setdefault(word, round(at))
     return {"end": round(end), "DOMContentLoaded": round(loaded), "worker made": [round(at) for at in spy["made"]], **posts,
             "ready": round(ready[0]) if ready else None,
-            "answer": next((round(at) for at, what, _ in spy["heard"] if what == "answer"), None),
+            "answer": next((round(at) for at, what, *_ in spy["heard"] if what == "answer"), None), "why": why,
             "worker at": round(took["origin"] - origin) if "origin" in took else None,
             "took": {step: ms for step, ms in took.items() if step != "origin"}}
 
@@ -96,6 +103,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rate", type=float, default=4)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-roll-first", dest="roll_first", action="store_false",
+                        help="the first visit rolls nothing, so no unpacked snapshot is kept (as before 2026-12-07)")
     options = parser.parse_args(argv)
     if not present("first_roll_steps.py"):
         return 1
@@ -109,7 +118,7 @@ def main(argv: list[str]) -> int:
         with sync_playwright() as playwright:
             for _ in range(options.runs):
                 for kind in ("ask", "roller"):  # interleaved: a burst of load elsewhere hits both alike
-                    row = visit(playwright, url, kind, options.rate)
+                    row = visit(playwright, url, kind, options.rate, options.roll_first)
                     ends[kind].append(row["end"])
                     print(f"{kind:6} {json.dumps(row)}", flush=True)
     finally:

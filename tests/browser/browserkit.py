@@ -9,7 +9,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import threading
 import time
 import warnings
@@ -22,6 +21,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import expect
 
 from kit.chromium import CHROMIUM, CHROMIUM_FLAGS, suite_flags  # noqa: F401  (the browser tests' Chromium, from here)
+from kit.heap import HEAP_CACHE_PREFIX
 from kit.kept import KEPT, put_kept
 from kit.served import QuietServer
 from sitebuild import site_url  # tests/site/, put on sys.path by tests/browser/conftest.py
@@ -172,19 +172,9 @@ def returning_phone_context(playwright: Any, profile: Path) -> Any:
     return context
 
 
-def heap_cache_prefix() -> str:
-    """The start of the name of the cache where the engine keeps its unpacked snapshot
-    (widgets/engine-worker.js HEAP_CACHE, the site's address following it)."""
-    source = (ROOT / "widgets" / "engine-worker.js").read_text(encoding="utf-8")
-    found = re.search(r"const HEAP_CACHE = `([^`$]+)\$\{SITE_ROOT\}`;", source)
-    assert found, "widgets/engine-worker.js names no HEAP_CACHE as `...${SITE_ROOT}`"
-    return found.group(1)
-
-
 # What a page can keep (not what a browser caches): all of it goes between two tests. The engine's
 # unpacked snapshot stays, as the HTTP cache and the compiled code do: it is the device's copy
 # of the engine (a player's phone keeps it from one visit to the next), not a test's state.
-HEAP_CACHE_PREFIX = heap_cache_prefix()
 KEPT_BY_A_PAGE = "cookies,file_systems,indexeddb,local_storage,websql,service_workers,storage_buckets"
 WHAT_IS_KEPT = """async (spared) => ({ local: Object.keys(localStorage), session: Object.keys(sessionStorage),
   databases: (await indexedDB.databases()).map((d) => d.name),

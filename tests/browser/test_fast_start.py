@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from browserkit import (CHROMIUM, ENGINE_TIMEOUT_MS, HEAP_CACHE_PREFIX, PHONE, Switchable, roll, service_worker_ready,
+from browserkit import (CHROMIUM, ENGINE_TIMEOUT_MS, PHONE, Switchable, roll, service_worker_ready,
                         suite_flags, total)
+from kit.heap import HEAP_CACHE_PREFIX
 from sitebuild import ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.cpython_only]
