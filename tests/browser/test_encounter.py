@@ -194,7 +194,8 @@ def test_an_open_edit_stays_with_its_combatant_when_the_turn_order_changes(tab: 
 
 def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
     """Ending an effect takes it out of the card's list, which closes up under the finger: a quick
-    double tap's second tap landed on the next effect's End, and ended it too."""
+    double tap's second tap landed on the next effect's End, and ended it too; so did a second
+    press of Enter on the focused End."""
     from test_character import double_tap
 
     widget = start(tab)
@@ -216,6 +217,45 @@ def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
     widget.page.wait_for_timeout(500)
     expect(ends).to_have_count(1)
     assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["limping"]
+
+    # Enter pressed twice on a focused End, slower than a double tap: the button goes with its
+    # effect, so the second press ends nothing (it was the next effect's button: dazed ended too)
+    card.get_by_label("Effect", exact=True).select_option("note")
+    card.get_by_label("Note", exact=True).fill("dazed")
+    card.get_by_role("button", name="Add the effect").tap()
+    steps_done(widget, 5)
+    ends.first.focus()
+    widget.page.keyboard.press("Enter")
+    steps_done(widget, 6)
+    widget.page.wait_for_timeout(500)
+    widget.page.keyboard.press("Enter")
+    widget.page.wait_for_timeout(1000)
+    expect(ends).to_have_count(1)
+    assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["dazed"]
+
+
+def test_remove_tapped_twice_removes_one_combatant(tab: Visit) -> None:
+    """Removing a combatant takes its card out of the list, which closes up under the finger: a
+    quick double tap's second tap lands on the next card, and is not taken there."""
+    from test_character import double_tap
+
+    widget = start(tab)
+    form = widget.locator(".rollbook-encounter__add")
+    for n, name in enumerate(("Orc", "Goblin", "Troll"), start=1):
+        form.get_by_label("Name", exact=True).fill(name)
+        form.get_by_role("button", name="Add to the encounter").tap()
+        steps_done(widget, n)
+    cards = widget.locator("li.rollbook-combatant")
+    first = cards.first
+    name = first.locator("summary").first.inner_text().removeprefix("Edit ")
+    first.locator("summary", has_text="Edit").click()
+    double_tap(widget.page, first.get_by_role("button", name=f"Remove {name}"))
+    steps_done(widget, 4)
+    widget.page.wait_for_timeout(500)
+    expect(cards).to_have_count(2)
+    left = [c["name"] for c in kept(widget.page)["encounter"]["current"]["combatants"]]
+    assert sorted(left) == sorted({"Orc", "Goblin", "Troll"} - {name}), left
+    expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)")
 
 
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:

@@ -2,7 +2,7 @@
 // status, the actions when it is its turn (a fumble's extra attack at any time), and its edits by
 // hand (damage, healing, effects, …).
 
-import { html, nothing } from "../../element.js";
+import { html, nothing, repeat } from "../../element.js";
 import { COMMANDS, CRITICAL_TYPES as CRITICALS, ENCOUNTER } from "../../facts.js";
 import { typed } from "../../tool.js";
 import { kept } from "../../session.js";
@@ -106,6 +106,19 @@ export function combatantView(t, fight, c, active) {
   </li>`;
 }
 
+/** Each effect's key in its card's list. Effects have no id, so an effect is known by what it is
+ *  (all but its rounds left, which count down) and how many alike came before it: ending one takes
+ *  its own End away, and the focused button does not become the next effect's (Enter pressed
+ *  twice on "End winded" ended "limping" too). Two effects alike in everything stay interchangeable. */
+function effectKeys(effects) {
+  const seen = new Map();
+  return effects.map(({ rounds, ...what }) => {
+    const key = JSON.stringify(what);
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    return `${key} ${seen.get(key)}`;
+  });
+}
+
 /** An effect's kind as a player reads it: "dropped weapon", not the engine's "dropped-weapon". */
 const effectName = (kind) => kind.replaceAll("-", " ");
 
@@ -189,8 +202,8 @@ function editView(t, enc, c, status) {
     ${problem.line}
     <button type="button" class="md-button" @click=${() => editStep(t, c, "effect")}>Add the effect</button>
     ${c.effects.length ? html`<ul class="rollbook-combatant__effects" aria-label=${`End an effect of ${c.name}`}>
-      ${c.effects.map((effect, index) => html`<li><button type="button" class="md-button"
-        @click=${() => t.closingUp(() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effectName(effect.kind)} ended`, form }))}>End ${status?.effects[index] ?? effectName(effect.kind)}</button></li>`)}
+      ${repeat(effectKeys(c.effects), (key) => key, (key, index) => html`<li><button type="button" class="md-button"
+        @click=${() => t.closingUp(() => t.run("encounter end-effect", { who: c.id, index }, { title: `${c.name}: ${effectName(c.effects[index].kind)} ended`, form }))}>End ${status?.effects[index] ?? effectName(c.effects[index].kind)}</button></li>`)}
     </ul>` : nothing}
     <div class="rollbook-row">
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
