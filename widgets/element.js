@@ -8,11 +8,12 @@
 
 import { html, nothing, render } from "./vendor/lit-html/lit-html.js";
 import { repeat } from "./vendor/lit-html/directives/repeat.js";
+import { ref } from "./vendor/lit-html/directives/ref.js";
 import { whenIdle } from "./idle.js";
 import { afterEngineStart, engineOnDevice, engineStarting, firstScreenComing, firstScreenDrawn, retry, warmUp, warmUpWhenIdle,
   watchEngine } from "./engine.js";
 
-export { html, nothing, repeat };
+export { html, nothing, ref, repeat };
 
 // First drawings: a widget in view draws at once, one per task (the reader is looking at it and
 // may tap it); the others wait for idle moments, in page order, a few at a time: a page with a

@@ -152,7 +152,7 @@ def test_two_kept_characters_the_active_one_and_delete_with_undo_survive_a_reloa
     assert kept(page)["active"] == bren["id"]
 
     page.reload()
-    items = page.locator(".rollbook-character__list > li")
+    items = page.locator(".rollbook-character__list > li:not(.rollbook-character__deleted)")
     expect(items).to_have_count(2)
     expect(items.nth(1)).to_contain_text("Active")
     expect(page.get_by_label("Character name")).to_have_value("Bren")  # the page opens the active character
@@ -190,12 +190,12 @@ def test_delete_pressed_or_tapped_twice_loses_no_character(tab: Visit) -> None:
     """The kept characters were drawn by place: once Ayla was deleted, the focused Delete button
     was Bren's, so Enter pressed twice deleted both, and Undo brought back Bren alone. A quick
     double tap deleted both too (the list closes up under the finger): its second tap is not taken.
-    Deletes made while Undo is offered are said and undone together."""
+    Deletes made while Undo is offered are said and undone together, where the thumb tapped."""
     ayla = {"id": "ayla", "name": "Ayla", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",
             "scores": BUCK}
     three = [ayla, {**ayla, "id": "bren", "name": "Bren"}, {**ayla, "id": "cora", "name": "Cora"}]
     page = tab("tools/character/", kept={"rollbook": 1, "log": [], "characters": three, "active": "cora"})
-    items = page.locator(".rollbook-character__list > li")
+    items = page.locator(".rollbook-character__list > li:not(.rollbook-character__deleted)")
     names = lambda: [c["name"] for c in kept(page)["characters"]]  # noqa: E731
     page.get_by_role("button", name="Delete Ayla").focus()
     page.keyboard.press("Enter")
@@ -205,12 +205,21 @@ def test_delete_pressed_or_tapped_twice_loses_no_character(tab: Visit) -> None:
     page.get_by_role("button", name="Undo delete").click()
     expect(items).to_have_count(3)
 
-    double_tap(page, page.get_by_role("button", name="Delete Ayla"))  # the second on Bren's Delete, where Ayla's was
-    expect(page.locator("#rollbook-character-notice")).to_have_text("Ayla was deleted.")
+    delete = page.get_by_role("button", name="Delete Ayla")
+    delete.scroll_into_view_if_needed()
+    tapped = delete.bounding_box()
+    double_tap(page, delete)  # the second where Ayla's Delete was
+    said = page.locator("#rollbook-character-deleted")
+    expect(said).to_have_text("Ayla was deleted.")
     assert names() == ["Bren", "Cora"]
+    # said where Ayla was, under the thumb, with its Undo
+    notice = page.locator(".rollbook-character__deleted").bounding_box()
+    assert notice["y"] <= tapped["y"] + tapped["height"] / 2 <= notice["y"] + notice["height"], (notice, tapped)
+    expect(page.locator(".rollbook-character__deleted").get_by_role("button", name="Undo delete")).to_be_in_viewport(ratio=1)
+    assert axe_violations(page, within=[".rollbook-character__kept"]) == []
     page.wait_for_timeout(400)  # (at the same place any sooner, a tap is taken for the double tap's second)
     page.get_by_role("button", name="Delete Bren").tap()  # a delete of its own: undone with the first
-    expect(page.locator("#rollbook-character-notice")).to_have_text("Ayla and Bren were deleted.")
+    expect(said).to_have_text("Ayla and Bren were deleted.")
     page.get_by_role("button", name="Undo delete").click()
     expect(items).to_have_count(3)
     assert names() == ["Ayla", "Bren", "Cora"]

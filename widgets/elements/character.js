@@ -13,7 +13,7 @@
 // by its words and its ruling's title; the kept character and its link carry them.
 
 import { ask, newSeed } from "../engine.js";
-import { define, html, nothing, repeat, RollbookElement } from "../element.js";
+import { define, html, nothing, ref, repeat, RollbookElement } from "../element.js";
 import { fieldInError, labelled, revealProblem } from "../field-problem.js";
 import { CHARACTER_RULINGS as RULINGS_FACTS } from "../facts.js";
 import { CHARACTER_RULINGS, KeptError, namesInWords, newId } from "../kept.js";
@@ -302,8 +302,10 @@ class CharacterGenerator extends RollbookElement {
 
   /** Deletes made while the last one's Undo is offered are said and undone together: a quick
    *  second tap lands on the next character's Delete once the list has closed up, and Undo
-   *  brought back only that one. */
-  #delete(character) {
+   *  brought back only that one. It is said in the list, where the last deleted one was. */
+  #delete(character, row) {
+    const at = kept.characters.findIndex((c) => c.id === character.id); // where the notice goes
+    const height = row?.getBoundingClientRect().height ?? 0; // and the room it keeps: nothing below moves
     const undo = kept.deleteCharacter(character.id);
     const shown = this.draft.id === character.id ? this.draft : null;
     if (shown) shown.id = null; // still on screen, no longer kept
@@ -317,6 +319,8 @@ class CharacterGenerator extends RollbookElement {
     this.notice = {
       text: `${namesInWords(deleted.map((d) => d.name))} ${deleted.length === 1 ? "was" : "were"} deleted.`,
       deleted,
+      at,
+      height,
       undo: () => [...deleted].reverse().forEach((d) => d.undo()), // the last first: each goes back where it was
     };
     this.update();
@@ -448,9 +452,8 @@ class CharacterGenerator extends RollbookElement {
         <button type="submit" class="md-button md-button--primary">${keptHere ? "Save changes" : "Keep this character"}</button>
       </div>
       ${keptHere && this.#unsaved() ? html`<p class="rollbook-note">Changed since it was kept: <strong>Save changes</strong> keeps the changes.</p>` : nothing}
-      ${notice ? html`<div class=${notice.problem ? "rollbook-problem" : "rollbook-done"} role=${notice.problem ? "alert" : "status"}>
+      ${notice && !notice.deleted ? html`<div class=${notice.problem ? "rollbook-problem" : "rollbook-done"} role=${notice.problem ? "alert" : "status"}>
         <p id="rollbook-character-notice">${notice.field === "name" ? labelled("Character name", notice.text) : notice.text}</p>
-        ${notice.undo ? html`<button type="button" class="md-button md-button--primary" @click=${() => { notice.undo(); this.notice = null; this.update(); }}>Undo delete</button>` : nothing}
       </div>` : nothing}
     </form>`;
   }
@@ -469,25 +472,42 @@ class CharacterGenerator extends RollbookElement {
   }
 
   /** Each kept character keyed by its id: drawn by place, Delete pressed twice from the keyboard
-   *  deleted the next character too (the focused button became its), and Undo brought back one. */
+   *  deleted the next character too (the focused button became its), and Undo brought back one.
+   *  A delete is said, with its Undo, in the deleted one's place and room, under the thumb that
+   *  tapped Delete, and nothing below moves (said under the name field, far above, it was off
+   *  screen in a long list, and the list closed up under the finger). */
   #keptList() {
     const active = kept.active;
+    const deletion = this.notice?.deleted ? this.notice : null;
+    const rows = kept.characters.map((character) => ({ key: character.id, character }));
+    if (deletion) rows.splice(Math.min(deletion.at, rows.length), 0, { key: DELETED, deletion });
     return html`<section class="rollbook-character__kept" aria-labelledby="rollbook-kept-characters">
       <h2 id="rollbook-kept-characters">Kept characters</h2>
       ${keptNotice(this)}
-      ${kept.characters.length ? html`<ul class="rollbook-character__list">${repeat(kept.characters, (character) => character.id, (character) => html`<li>
+      ${rows.length ? html`<ul class="rollbook-character__list">${repeat(rows, (row) => row.key, ({ character }) => character ? html`<li>
         <p><strong class="rollbook-character__who">${character.name}</strong>
           ${character.id === active?.id ? html`<span class="rollbook-character__active">Active: the dice in the rules use it</span>` : nothing}</p>
         <p class="rollbook-character__scores-line">${CODES.map((code) => `${code} ${character.scores[code]}`).join(" · ")} · HP roll ${character.hp_roll}</p>
         <div class="rollbook-row">
           <button type="button" class="md-button" @click=${() => this.#open(character)}>Open<span class="rollbook-visually-hidden"> ${character.name}</span></button>
           ${character.id === active?.id ? nothing : html`<button type="button" class="md-button" @click=${() => kept.setActive(character.id)}>Make active<span class="rollbook-visually-hidden"> (${character.name})</span></button>`}
-          <button type="button" class="md-button" @click=${() => this.closingUp(() => this.#delete(character))}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
+          <button type="button" class="md-button" @click=${(e) => this.closingUp(() => this.#delete(character, e.currentTarget.closest("li")))}>Delete<span class="rollbook-visually-hidden"> ${character.name}</span></button>
         </div>
-      </li>`)}</ul>` : html`<p>None yet. Name a character and keep it: it stays in this browser, and the active one gives its scores to the dice in the rules text (<code>2d10+STR</code>).</p>`}
+      </li>` : this.#deletedView(deletion))}</ul>` : html`<p>None yet. Name a character and keep it: it stays in this browser, and the active one gives its scores to the dice in the rules text (<code>2d10+STR</code>).</p>`}
     </section>`;
   }
+
+  #deletedView(deletion) {
+    // its room set through the CSSOM (ref), not a style attribute: the site's CSP refuses those
+    const room = (li) => { if (li) li.style.minHeight = `${deletion.height}px`; };
+    return html`<li class="rollbook-character__deleted" ${ref(room)}><div class="rollbook-done" role="status">
+      <p id="rollbook-character-deleted">${deletion.text}</p>
+      <button type="button" class="md-button md-button--primary" @click=${() => { deletion.undo(); this.notice = null; this.update(); }}>Undo delete</button>
+    </div></li>`;
+  }
 }
+
+const DELETED = Symbol("the delete's notice"); // its key in the kept list: no character's id
 
 /** The field an engine error is about: "scores.STR" -> "STR", "hp_roll" -> the HP roll; about
  *  the scores as a whole (one text, "STR=76,…"), the ability its message names ("STR must be
