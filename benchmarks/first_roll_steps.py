@@ -25,10 +25,9 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from chromium import CHROMIUM, FLAGS, present
+from chromium import CHROMIUM, FLAGS
 from kit.heap import wait_for_kept_heap
-from served import serve
-from start import META, SITE, TIMEOUT_MS, WATCH_TOTAL, Throttle, pages, service_worker_ready
+from start import TIMEOUT_MS, WATCH_TOTAL, Throttle, serve_the_roller_site, service_worker_ready
 from waiting import roll_on_the_roller, until
 
 # Before the page's scripts: what the page says to its engine worker and hears from it, when.
@@ -106,13 +105,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-roll-first", dest="roll_first", action="store_false",
                         help="the first visit rolls nothing, so no unpacked snapshot is kept (as before 2026-12-07)")
     options = parser.parse_args(argv)
-    if not present("first_roll_steps.py"):
+    if (served := serve_the_roller_site("first_roll_steps.py")) is None:
         return 1
-    found = META.search((SITE / "tools" / "roller" / "index.html").read_text(encoding="utf-8")) if SITE.is_dir() else None
-    if found is None:
-        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
-        return 1
-    server, url = serve(SITE, pages(found[1]), gzip=True)
+    server, url = served
     ends: dict[str, list[int]] = {"ask": [], "roller": []}
     try:
         with sync_playwright() as playwright:

@@ -27,11 +27,10 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
-from chromium import CHROMIUM, FLAGS, present
+from chromium import CHROMIUM, FLAGS
 from cpu import BrowserCPU
 from kit.heap import wait_for_kept_heap
-from served import serve
-from start import META, SITE, TIMEOUT_MS, WATCH_TOTAL, Throttle, pages
+from start import TIMEOUT_MS, WATCH_TOTAL, Throttle, serve_the_roller_site
 from waiting import roll_on_the_roller, until
 
 EMPTY_CACHES = "async () => { for (const name of await caches.keys()) await caches.delete(name); }"
@@ -67,13 +66,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=6)
     parser.add_argument("--rate", type=float, default=1)
     options = parser.parse_args(argv)
-    if not present("kept_heap.py"):
+    if (served := serve_the_roller_site("kept_heap.py")) is None:
         return 1
-    found = META.search((SITE / "tools" / "roller" / "index.html").read_text(encoding="utf-8")) if SITE.is_dir() else None
-    if found is None:
-        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
-        return 1
-    server, url = serve(SITE, pages(found[1]), gzip=True)
+    server, url = served
     rows: dict[str, list[dict[str, Any]]] = {"kept": [], "unpacked": []}
     try:
         with sync_playwright() as playwright, tempfile.TemporaryDirectory(prefix="rollbook-heap-") as profile:

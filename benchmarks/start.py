@@ -112,6 +112,20 @@ def service_worker_ready(page: Any) -> None:
     raise TimeoutError("the service worker never took the page")
 
 
+def serve_the_roller_site(script: str) -> tuple[Any, str] | None:
+    """For a benchmark of the roller's visits: the built site served gzip-encoded, as a static host
+    serves it, with this script's own pages (the server and its root URL); None, said on stderr,
+    when there is no Chromium or no built site."""
+    if not present(script):
+        return None
+    roller = SITE / "tools" / "roller" / "index.html"
+    found = META.search(roller.read_text(encoding="utf-8")) if roller.is_file() else None
+    if found is None:
+        print(f"benchmarks: {SITE} holds no built site: run `make build` first", file=sys.stderr)
+        return None
+    return serve(SITE, pages(found[1]), gzip=True)
+
+
 class Throttle:
     """CDP throttling of a page and, where Chromium allows it, of its workers."""
 
