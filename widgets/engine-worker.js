@@ -193,8 +193,9 @@ async function unpacked(chosen) {
 
 // The unpacked snapshot, kept on this device once a start has unpacked it: a returning visit
 // reads its 31 MB from Cache Storage instead of unpacking 7 MB, which took about 0.2 s of the
-// worker's CPU and held back the runtime's compiling beside it (benchmarks/README.md, "The
-// unpacked snapshot kept"). It is looked for only once the packed one is found cached, and it
+// worker's CPU and held back the runtime's compiling beside it (benchmarks/kept_heap.py; at 4x
+// page CPU the first roll came 120 ms sooner: benchmarks/README.md, "Fast start: what each idea
+// bought"). It is looked for only once the packed one is found cached, and it
 // is used only when its SHA-256 is the build's (engine.snapshot.json): a damaged or foreign heap
 // would be a Python that answers wrongly, so it is let go and the packed one unpacked instead,
 // and kept again after the next answer. Its key is in the engine's folder, so a new deploy never

@@ -27,8 +27,11 @@
 export const LOCK = "rollbook-encounter-step";
 export const CATCH_UP_MS = 5000;
 // How long a read or write of the mark may take (IndexedDB answers in milliseconds) before it is
-// given up: the page goes on without it.
-const MARK_MS = 3000;
+// given up: the page goes on without it, settling by the lock alone, which can lose a change another
+// tab made at the same instant (each tab's localStorage is its own copy, brought up to date by
+// messages). So it is given up only when it is surely never coming (a CI run once waited 18
+// minutes on one): a loaded phone's storage may take seconds, and 3 s was given up too soon for that.
+const MARK_MS = 10_000;
 export const BEHIND = "another tab's last step on this encounter has not reached this tab yet: try again";
 
 const DB = "rollbook";

@@ -292,7 +292,9 @@ def test_two_tabs_keep_a_character_each_at_the_same_millisecond_and_both_are_kep
     # was lost (both said kept): 9 trials of 12 before the writes went under one lock (kept.js).
     context = phone_context(browser, base_url, outside)
     first, second = context.new_page(), context.new_page()
+    said: list[str] = []  # the pages' warnings (a mark given up, say): a failure shows them
     for page in (first, second):
+        page.on("console", lambda message: said.append(message.text) if message.type == "warning" else None)
         page.goto(base_url + "tools/character/")
     trial = 0
     while trial < 20:  # 20 trials: before the fix, one of the two was lost in most of them
@@ -311,7 +313,7 @@ def test_two_tabs_keep_a_character_each_at_the_same_millisecond_and_both_are_kep
     first.reload()  # what a reload shows: every character either tab said it kept
     names = {c["name"] for c in json.loads(stored(first))["characters"]}
     missing = [name for n in range(trial) for name in (f"Ash {n}", f"Birch {n}") if name not in names]
-    assert missing == [], f"said kept, then lost: {missing}"
+    assert missing == [], f"said kept, then lost: {missing}; the pages warned: {said}"
     context.close()
     assert outside.urls == []
 

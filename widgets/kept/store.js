@@ -277,11 +277,20 @@ export class KeptStore {
   }
 
   async #readMark() {
-    try { return this.mark ? await this.mark.read() : null; } catch { return null; }
+    try {
+      return this.mark ? await this.mark.read() : null;
+    } catch (error) { // no mark: the lock alone (said on the console: a change of the same instant may be lost)
+      console.warn("rollbook: the kept mark could not be read; settling by the lock alone", error);
+      return null;
+    }
   }
 
   async #writeMark(mark) {
-    try { if (this.mark) await this.mark.write(mark); } catch { /* no mark: the lock alone */ }
+    try {
+      if (this.mark) await this.mark.write(mark);
+    } catch (error) {
+      console.warn("rollbook: the kept mark could not be written; the next holder settles by storage alone", error);
+    }
   }
 
   get log() { return this.state.log; }
