@@ -234,30 +234,6 @@ def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
     assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["dazed"]
 
 
-def test_remove_tapped_twice_removes_one_combatant(tab: Visit) -> None:
-    """Removing a combatant takes its card out of the list, which closes up under the finger: a
-    quick double tap's second tap lands on the next card, and is not taken there."""
-    from test_character import double_tap
-
-    widget = start(tab)
-    form = widget.locator(".rollbook-encounter__add")
-    for n, name in enumerate(("Orc", "Goblin", "Troll"), start=1):
-        form.get_by_label("Name", exact=True).fill(name)
-        form.get_by_role("button", name="Add to the encounter").tap()
-        steps_done(widget, n)
-    cards = widget.locator("li.rollbook-combatant")
-    first = cards.first
-    name = first.locator("summary").first.inner_text().removeprefix("Edit ")
-    first.locator("summary", has_text="Edit").click()
-    double_tap(widget.page, first.get_by_role("button", name=f"Remove {name}"))
-    steps_done(widget, 4)
-    widget.page.wait_for_timeout(500)
-    expect(cards).to_have_count(2)
-    left = [c["name"] for c in kept(widget.page)["encounter"]["current"]["combatants"]]
-    assert sorted(left) == sorted({"Orc", "Goblin", "Troll"} - {name}), left
-    expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)")
-
-
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:
     """The add form empties in the frame that shows the combatant joined: a name typed from then on
     (the next combatant's, the GM quick on the keys) stays. It was emptied once the step's lock was
