@@ -120,8 +120,9 @@ def started_tab() -> Iterator[StartedTab]:
 def phone(returning_phone: Any, base_url: str, outside: Outside, started_tab: StartedTab) -> Iterator[Any]:
     """The returning phone with nothing kept: its storage is cleared after every test (and
     checked cleared), its pages closed (its started tab put at rest); only what a browser caches,
-    and the engine's unpacked snapshot kept on the device, stay. Fails the test if any request left 127.0.0.1. A test of a first visit, or one that
-    routes requests or adds an init script to the whole context, takes `fresh_phone`."""
+    and the engine's unpacked snapshot kept on the device, stay. Fails the test if any request
+    left 127.0.0.1. A test of a first visit, or one that routes requests or adds an init script
+    to the whole context, takes `fresh_phone`."""
     with leaving_nothing_kept(returning_phone, base_url, outside, started_tab):
         yield returning_phone
     assert outside.urls == [], f"requests left the site: {outside.urls}"
