@@ -22,6 +22,12 @@ BAD = "abc"
 BUCK = {"id": "buck", "name": "Buck Hunter", "hp_roll": 60, "locked": [], "options": {}, "created": "2026-11-30T18:00:00.000Z",
         "scores": {"STR": 76, "DEX": 80, "AGL": 21, "CON": 32, "INT": 86, "PER": 96, "WIS": 32, "CHA": 17, "COM": 92}}
 
+# What the character generator holds (its fields, its last question and answer, the engine's state).
+GENERATOR_STATE = """(generator) => ({
+  fields: Object.fromEntries([...generator.querySelectorAll("input[type=text]")].map((input) => [input.name, input.value])),
+  busy: generator.busy, asked: generator.asked, answered: Boolean(generator.answer), problem: generator.problem,
+  engine: generator.engine, shown: generator.querySelector(".rollbook-character__answer")?.innerText })"""
+
 # What the page shows about the field in error, read in one go after the tap.
 REPORT = """(field) => {
   const ids = (field.getAttribute("aria-describedby") || "").split(/\\s+/).filter(Boolean);
@@ -95,7 +101,7 @@ def try_every_field(page: Page, tag: str, baseline: dict[str, str], problems: li
         field.fill(baseline.get(label, ""))
 
 
-def test_tool_pages_say_a_bad_value_at_its_field(phone, tab: Visit, base_url: str, tmp_path: Path) -> None:
+def test_tool_pages_say_a_bad_value_at_its_field(tab: Visit, tmp_path: Path) -> None:
     problems: list[str] = []
     page = tab("tools/checks/", kept={"rollbook": 1, "log": [], "characters": [BUCK], "active": "buck"})
     expect(page.locator("rollbook-codex-check .rollbook-chance")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)  # the engine answers
@@ -154,14 +160,17 @@ def test_tool_pages_say_a_bad_value_at_its_field(phone, tab: Visit, base_url: st
     try_every_field(page, "rollbook-criticals", {}, problems)
     check_page(page, "criticals", problems)
 
-    # The generator in a page of its own: reached by instant navigation with an active character kept,
-    # a tap on Roll a character as it appeared left Strength blank in about 1 run of 5 (the sheet never
-    # came); not seen with anything run in the page before the tap, and not yet understood (issue 40's note).
-    page = phone.new_page()
-    page.goto(base_url + "tools/character/")
+    # Reached by instant navigation with an active character kept, as a player goes there. A tap on
+    # Roll a character as it appeared once left the sheet unshown in about 1 run of 5 (stop 52); it
+    # passed 12 runs of 12 on 2026-12-07 and was never understood, so should it come back, the failure
+    # says what the generator held.
+    tab("tools/character/")
     character = page.locator("rollbook-character")
     character.get_by_role("button", name="Roll a character").tap()
-    expect(character.locator(".rollbook-sheet__big")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    try:
+        expect(character.locator(".rollbook-sheet__big")).to_be_visible(timeout=ENGINE_TIMEOUT_MS)
+    except AssertionError:
+        raise AssertionError(f"Roll a character showed no sheet; the generator held {character.evaluate(GENERATOR_STATE)}") from None
     for code, value in (("STR", BAD), ("CON", "101"), ("HP roll", "0")):
         field = character.locator("input[name=hp_roll]" if code == "HP roll" else f"input[name={code}]")
         before = field.input_value()
