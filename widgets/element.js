@@ -69,6 +69,10 @@ const SLICE_MS = 8;
 // this many CSS pixels of each other (about a fingertip).
 const DOUBLE_TAP_MS = 400;
 const DOUBLE_TAP_PX = 24;
+// A tap that closes a list up takes no second tap at its place until the list has closed up (see
+// closingUp), but not for longer than this: an action that never settles must not leave a place
+// dead (the engine's watchdog answers a request that hangs well before).
+const CLOSING_AT_MOST_MS = 10_000;
 
 // While the engine starts, the page's idle moments are not idle on a phone's few cores: the
 // engine's worker needs them, and a widget out of view is not looked at yet. So the drawings out
@@ -181,7 +185,7 @@ export class RollbookElement extends HTMLElement {
   #inFlight = false;
   #watchingTaps = false;
   #lastTap = null; // the last tap in the widget: {at, x, y}
-  #closedUpBy = null; // the tap that last took an item out of a list (closingUp)
+  #closedUpBy = null; // the tap that last took an item out of a list, and when it closed up (closingUp)
   #queued = false;
   #afterPaint = false;
   #drawn = false;
@@ -279,28 +283,43 @@ export class RollbookElement extends HTMLElement {
 
   /**
    * A tap that takes an item out of a list (a character deleted, a foe forgotten, an effect
-   * ended, a combatant removed): `action` runs, and a second tap at the same place within
-   * DOUBLE_TAP_MS is not taken (#tapped): the list has closed up, and it would land on whatever
-   * that put under the finger (the next character's Delete; a foe's one-tap pick, which added it
-   * to the fight).
+   * ended, a combatant removed): `action` runs, and a second tap at the same place is not taken
+   * (#tapped) until DOUBLE_TAP_MS after the list has closed up: it would land on whatever that
+   * put under the finger (the next character's Delete; a foe's one-tap pick, which added it to
+   * the fight; the add form's button, which added the foe typed ahead). The list has closed up
+   * once `action` settles: an encounter step waits for the engine, and a player who sees nothing
+   * happen at once taps again, just as the card goes (which can be before the step settles: its
+   * card is drawn out as soon as it is kept).
    */
   closingUp(action) {
-    this.#closedUpBy = this.#lastTap;
-    return action();
+    const closing = { ...this.#lastTap, closed: null };
+    this.#closedUpBy = closing;
+    const result = action();
+    const closed = () => { closing.closed = performance.now(); };
+    Promise.resolve(result).then(closed, closed);
+    return result;
   }
 
   /** Every tap in the widget, seen first (capture): one at the place of a tap that closed a list up,
-   *  within DOUBLE_TAP_MS of it, is that double tap's second and goes no further. Elsewhere, or later,
-   *  a tap is the player's own. (A key's click has no place: two presses of Enter count as one place.) */
+   *  before that list has closed up or within DOUBLE_TAP_MS of it, is that double tap's second and
+   *  goes no further. Elsewhere, or later, a tap is the player's own. (A key's click has no place:
+   *  two presses of Enter count as one place.) */
   #tapped(event) {
     const tap = { at: event.timeStamp, x: event.clientX, y: event.clientY };
     const first = this.#closedUpBy;
-    if (first && tap.at - first.at < DOUBLE_TAP_MS && Math.hypot(tap.x - first.x, tap.y - first.y) <= DOUBLE_TAP_PX) {
+    if (first && this.#closingAt(first, tap.at) && Math.hypot(tap.x - first.x, tap.y - first.y) <= DOUBLE_TAP_PX) {
       event.stopImmediatePropagation();
       event.preventDefault();
       return;
     }
     this.#lastTap = tap;
+  }
+
+  /** Whether the list that `closing` (closingUp's) took an item out of is still closing up at `at`
+   *  (a time on the events' clock, which performance.now() shares). */
+  #closingAt(closing, at) {
+    if (closing.closed === null) return at - closing.at < CLOSING_AT_MOST_MS;
+    return at - Math.max(closing.at, closing.closed) < DOUBLE_TAP_MS;
   }
 
   /**

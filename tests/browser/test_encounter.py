@@ -234,6 +234,84 @@ def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
     assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["dazed"]
 
 
+# The page's engine requests of one command held back `ms` (the engine is slow to answer), and
+# put back as they were: the started tab lives on after the test.
+HOLD_BACK = """([command, ms]) => {
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message, ...rest) {
+    if (message?.request?.command !== command) return post.call(this, message, ...rest);
+    setTimeout(() => post.call(this, message, ...rest), ms);
+  };
+  window.__putBack = () => { Worker.prototype.postMessage = post; };
+}"""
+
+# A second tap made in the page `after` ms after a card leaves the list, at the first tap's place,
+# wherever that place then is (a finger cannot be timed from outside the page to a few ms): it
+# says what it landed on and when.
+TAP_AGAIN_AS_IT_GOES = """([x, y, after]) => {
+  const widget = document.querySelector("rollbook-encounter");
+  const cards = () => widget.querySelectorAll("li.rollbook-combatant").length;
+  const before = cards();
+  let first = null;
+  widget.addEventListener("click", (event) => { first = event.timeStamp; }, { capture: true, once: true });
+  window.__tappedAgain = new Promise((done) => {
+    setTimeout(() => done({ landedOn: null, cardsLeft: cards() }), 30_000); // the card never left
+    const watch = new MutationObserver(() => {
+      if (cards() >= before) return;
+      watch.disconnect();
+      const closed = performance.now();
+      setTimeout(() => {
+        const target = document.elementFromPoint(x, y);
+        const landedOn = target?.closest("button")?.textContent.trim() ?? target?.localName ?? null;
+        target?.dispatchEvent(new MouseEvent("click", { clientX: x, clientY: y, bubbles: true, cancelable: true, composed: true, view: window }));
+        done({ landedOn, closedAfter: Math.round(closed - first), tappedAfter: Math.round(performance.now() - first) });
+      }, after);
+    });
+    watch.observe(widget, { childList: true, subtree: true });
+  });
+}"""
+
+
+def test_remove_tapped_again_as_the_card_goes_removes_one_combatant(tab: Visit) -> None:
+    """Removing a combatant waits for the engine, then takes its card out of the page. A player who
+    saw nothing happen at once taps again, and that tap, just after the card has gone, landed on
+    what then lay under the finger: the browser keeps what is in view in place (scroll anchoring),
+    so it was what lay above the card, the add form's button, and the next foe, whose name the GM
+    had typed ahead, joined the fight (whenever the engine took long enough that the second tap
+    came more than 400 ms after the first). It is not taken there."""
+    widget = start(tab)
+    form = widget.locator(".rollbook-encounter__add")
+    for n, name in enumerate(("Orc", "Goblin", "Troll"), start=1):
+        form.get_by_label("Name", exact=True).fill(name)
+        form.get_by_role("button", name="Add to the encounter").tap()
+        steps_done(widget, n)
+    form.get_by_label("Name", exact=True).fill("Wolf")  # the next foe, typed ahead
+    cards = widget.locator("li.rollbook-combatant")
+    names = [summary.removeprefix("Edit ") for summary in cards.locator("summary", has_text="Edit").all_inner_texts()]
+    cards.first.locator("summary", has_text="Edit").click()
+    remove = cards.nth(0).get_by_role("button", name=f"Remove {names[0]}")
+    remove.scroll_into_view_if_needed()
+    box = remove.bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page = widget.page
+    page.evaluate(HOLD_BACK, ["encounter remove", 450])
+    try:
+        page.evaluate(TAP_AGAIN_AS_IT_GOES, [x, y, 100])
+        page.touchscreen.tap(x, y)
+        second = page.evaluate("window.__tappedAgain")
+    finally:
+        page.evaluate("window.__putBack()")
+    assert second["landedOn"] == "Add to the encounter", f"the second tap should land on a step's button: {second}"
+    assert second["tappedAfter"] > 400, second  # past a double tap's time from the first: the list's closing up is what counts
+    steps_done(widget, 4)
+    page.wait_for_timeout(600)  # a second step would be under way by now
+    expect(cards).to_have_count(2)
+    assert sorted(c["name"] for c in kept(page)["encounter"]["current"]["combatants"]) == sorted(names[1:]), second
+    expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)")
+    expect(form.get_by_label("Name", exact=True)).to_have_value("Wolf")
+
+
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:
     """The add form empties in the frame that shows the combatant joined: a name typed from then on
     (the next combatant's, the GM quick on the keys) stays. It was emptied once the step's lock was
