@@ -6,6 +6,7 @@ import, Cyno's strike, axe-core and tap targets."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -245,24 +246,24 @@ HOLD_BACK = """([command, ms]) => {
   window.__putBack = () => { Worker.prototype.postMessage = post; };
 }"""
 
-# A second tap made in the page `after` ms after a card leaves the list, at the first tap's place,
-# wherever that place then is (a finger cannot be timed from outside the page to a few ms): it
-# says what it landed on and when.
-TAP_AGAIN_AS_IT_GOES = """([x, y, after]) => {
+# A second tap made in the page `after` ms after one of `items` leaves the widget, at the first
+# tap's place, on whatever is there then (a finger cannot be timed from outside the page to a few
+# ms): it says what it landed on and when.
+TAP_AGAIN_AS_IT_GOES = """([x, y, after, items]) => {
   const widget = document.querySelector("rollbook-encounter");
-  const cards = () => widget.querySelectorAll("li.rollbook-combatant").length;
-  const before = cards();
+  const count = () => widget.querySelectorAll(items).length;
+  const before = count();
   let first = null;
   widget.addEventListener("click", (event) => { first = event.timeStamp; }, { capture: true, once: true });
   window.__tappedAgain = new Promise((done) => {
-    setTimeout(() => done({ landedOn: null, cardsLeft: cards() }), 30_000); // the card never left
+    setTimeout(() => done({ landedOn: null, left: count() }), 30_000); // it never left
     const watch = new MutationObserver(() => {
-      if (cards() >= before) return;
+      if (count() >= before) return;
       watch.disconnect();
       const closed = performance.now();
       setTimeout(() => {
         const target = document.elementFromPoint(x, y);
-        const landedOn = target?.closest("button")?.textContent.trim() ?? target?.localName ?? null;
+        const landedOn = (target?.closest("button, li") ?? target)?.textContent.trim().split("\\n")[0] ?? null;
         target?.dispatchEvent(new MouseEvent("click", { clientX: x, clientY: y, bubbles: true, cancelable: true, composed: true, view: window }));
         done({ landedOn, closedAfter: Math.round(closed - first), tappedAfter: Math.round(performance.now() - first) });
       }, after);
@@ -272,13 +273,57 @@ TAP_AGAIN_AS_IT_GOES = """([x, y, after]) => {
 }"""
 
 
-def test_remove_tapped_again_as_the_card_goes_removes_one_combatant(tab: Visit) -> None:
-    """Removing a combatant waits for the engine, then takes its card out of the page. A player who
-    saw nothing happen at once taps again, and that tap, just after the card has gone, landed on
-    what then lay under the finger: the browser keeps what is in view in place (scroll anchoring),
-    so it was what lay above the card, the add form's button, and the next foe, whose name the GM
-    had typed ahead, joined the fight (whenever the engine took long enough that the second tap
-    came more than 400 ms after the first). It is not taken there."""
+def tap_again_as_it_goes(page: Page, button: Locator, command: str, items: str) -> dict[str, Any]:
+    """Tap `button`, its step's engine request held back 450 ms, and tap again at its place 100 ms
+    after one of `items` has left; what the second tap landed on, and when."""
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.evaluate(HOLD_BACK, [command, 450])
+    try:
+        page.evaluate(TAP_AGAIN_AS_IT_GOES, [x, y, 100, items])
+        page.touchscreen.tap(x, y)
+        second = page.evaluate("window.__tappedAgain")
+    finally:
+        page.evaluate("window.__putBack()")
+    # past a double tap's time from the first tap: what counts is the list's closing up
+    assert second["tappedAfter"] > 400, second
+    return second
+
+
+def test_end_effect_tapped_again_as_it_goes_ends_one_effect(tab: Visit) -> None:
+    """Ending an effect waits for the engine: a tap again at its place just after the effect has
+    gone lands on the next effect's End. It was taken whenever the engine took long enough that it
+    came more than 400 ms after the first tap (a double tap's time was counted from the first tap,
+    not from the list's closing up)."""
+    widget = start(tab)
+    form = widget.locator(".rollbook-encounter__add")
+    form.get_by_label("Name", exact=True).fill("Orc")
+    form.get_by_role("button", name="Add to the encounter").tap()
+    steps_done(widget, 1)
+    card = widget.locator("li.rollbook-combatant").first
+    card.locator("summary", has_text="Edit Orc").click()
+    for n, words in enumerate(("winded", "limping"), start=2):
+        card.get_by_label("Effect", exact=True).select_option("note")
+        card.get_by_label("Note", exact=True).fill(words)
+        card.get_by_role("button", name="Add the effect").tap()
+        steps_done(widget, n)
+    ends = card.get_by_role("list", name="End an effect of Orc").get_by_role("button")
+    second = tap_again_as_it_goes(widget.page, ends.first, "encounter end-effect", ".rollbook-combatant__effects > li")
+    assert second["landedOn"].startswith("End limping"), f"the second tap should land on the next effect's End: {second}"
+    steps_done(widget, 4)
+    widget.page.wait_for_timeout(600)  # a second step would be under way by now
+    expect(ends).to_have_count(1)
+    assert [e.get("text") for e in kept(widget.page)["encounter"]["current"]["combatants"][0]["effects"]] == ["limping"], second
+
+
+def test_a_removed_combatants_answer_takes_its_place_under_the_thumb(tab: Visit) -> None:
+    """Removing a combatant takes its card out of the page. Its answer went with it (said nowhere),
+    and the browser, keeping what was in view in place, brought what lay above the card under the
+    finger: the add form's button, so a tap again just as the card went added the foe whose name
+    the GM had typed ahead. The answer now takes the card's place, where Remove was, and a tap
+    there is no step."""
     widget = start(tab)
     form = widget.locator(".rollbook-encounter__add")
     for n, name in enumerate(("Orc", "Goblin", "Troll"), start=1):
@@ -289,27 +334,21 @@ def test_remove_tapped_again_as_the_card_goes_removes_one_combatant(tab: Visit) 
     cards = widget.locator("li.rollbook-combatant")
     names = [summary.removeprefix("Edit ") for summary in cards.locator("summary", has_text="Edit").all_inner_texts()]
     cards.first.locator("summary", has_text="Edit").click()
-    remove = cards.nth(0).get_by_role("button", name=f"Remove {names[0]}")
-    remove.scroll_into_view_if_needed()
-    box = remove.bounding_box()
-    assert box
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page = widget.page
-    page.evaluate(HOLD_BACK, ["encounter remove", 450])
-    try:
-        page.evaluate(TAP_AGAIN_AS_IT_GOES, [x, y, 100])
-        page.touchscreen.tap(x, y)
-        second = page.evaluate("window.__tappedAgain")
-    finally:
-        page.evaluate("window.__putBack()")
-    assert second["landedOn"] == "Add to the encounter", f"the second tap should land on a step's button: {second}"
-    assert second["tappedAfter"] > 400, second  # past a double tap's time from the first: the list's closing up is what counts
+    remove = cards.first.get_by_role("button", name=f"Remove {names[0]}")
+    second = tap_again_as_it_goes(widget.page, remove, "encounter remove", "li.rollbook-combatant")
+    assert second["landedOn"] == f"{names[0]} leaves the encounter", f"the second tap should land on the answer: {second}"
     steps_done(widget, 4)
+    page = widget.page
     page.wait_for_timeout(600)  # a second step would be under way by now
     expect(cards).to_have_count(2)
     assert sorted(c["name"] for c in kept(page)["encounter"]["current"]["combatants"]) == sorted(names[1:]), second
     expect(widget.locator(".rollbook-encounter__undo")).to_have_text("Undo (4)")
     expect(form.get_by_label("Name", exact=True)).to_have_value("Wolf")
+    # the answer in the card's place, before the cards left, wholly on screen
+    answer = widget.locator("ol.rollbook-combatants > li").first
+    expect(answer.get_by_role("heading", name=f"{names[0]} leaves the encounter")).to_be_in_viewport(ratio=1)
+    expect(widget.locator("ol.rollbook-combatants > li").nth(1)).to_have_class(re.compile(r"\brollbook-combatant\b"))
+    assert axe_violations(page, within=["rollbook-encounter"]) == []
 
 
 def test_a_name_typed_as_the_last_combatant_joins_is_kept_in_the_add_form(tab: Visit) -> None:

@@ -131,7 +131,7 @@ function editFields(enc, e) {
     ["skill_penalty", "Skill penalty"], ["defense_penalty", "Defense penalty"], ["text", "Note"]];
 }
 
-function editStep(t, c, action) {
+function editStep(t, c, action, { leaving = null } = {}) {
   const e = t.edit(c.id);
   const opencore = t.current().rules === "opencore";
   const form = `edit-${c.id}`;
@@ -145,11 +145,18 @@ function editStep(t, c, action) {
   }
   if (action === "heal") return t.run("encounter heal", { target: c.id, amount: typed(e.amount) }, { title: `${c.name} is healed`, form, blame: "amount" });
   if (action === "stabilize") return t.run("encounter stabilize", { target: c.id }, { title: `${c.name} is stabilized`, form });
-  if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter`, form });
+  if (action === "remove") return t.run("encounter remove", { who: c.id }, { title: `${c.name} leaves the encounter`, form, leaving });
   if (action === "effect") {
     return t.run("encounter effect", { who: c.id, kind: e.kind, ...effectArgs(e) }, { title: `${c.name}: ${effectName(e.kind)} added`, form });
   }
   return null;
+}
+
+/** Remove tapped on `card`: its place among the cards goes with the step, for the step's answer to
+ *  take once the card has gone (the tracker's leftView). */
+function removeTapped(t, c, card) {
+  const cards = [...card.parentElement.children].filter((li) => li.matches(".rollbook-combatant"));
+  return t.closingUp(() => editStep(t, c, "remove", { leaving: { id: c.id, at: cards.indexOf(card) } }));
 }
 
 /** What an effect added by hand carries besides its kind, as the engine's facts have it: its own
@@ -209,6 +216,6 @@ function editView(t, enc, c, status) {
       <button type="button" class="md-button" @click=${() => addAnother(t, c)}>Another like ${c.name}</button>
       <button type="button" class="md-button" @click=${() => keepAsFoe(t, addArgs(enc, c, kept.encounter.full[c.id]), form)}>Keep for next time</button>
     </div>
-    <button type="button" class="md-button rollbook-combatant__remove" @click=${() => t.closingUp(() => editStep(t, c, "remove"))}>Remove ${c.name}</button>
+    <button type="button" class="md-button rollbook-combatant__remove" @click=${(e) => removeTapped(t, c, e.currentTarget.closest("li"))}>Remove ${c.name}</button>
   </details>`;
 }

@@ -25,7 +25,7 @@ import { given, tableRows } from "../../tool.js";
 import { ADD_BLANK, addView } from "./add.js";
 import { blankEdit, combatantView } from "./combatant.js";
 import { rulingLink } from "./fields.js";
-import { logView, notKeptLine, stepView } from "./log.js";
+import { answerHere, logView, notKeptLine, stepView } from "./log.js";
 import { RULES, START_CHOICES, startValues, startView } from "./start.js";
 
 const MAX_SEED = Number.MAX_SAFE_INTEGER - 1_000_000;
@@ -37,6 +37,7 @@ class EncounterTracker extends RollbookElement {
   connected() {
     this.status = new Map(); // id -> the engine's status for the state shown
     this.step = null; // the last step: {title, events, outcomes, at} (at: the form tapped, where its answer is shown)
+    this.leaving = null; // the combatant the last step removed, {id, at}: its place among the cards (combatant.js)
     this.seen = null; // the kept encounter's \`updated\` as last drawn: what a tap was made on
     this.mine = null; // the \`updated\` of this tab's own last step
     this.said = ""; // the polite live region's text
@@ -174,7 +175,8 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null, onKept = null }) {
+  async #step(command, args, { rolls = false, title = null, form = null, blame = null, alsoKeep = null, seen = null, words = null, onKept = null,
+    leaving = null }) {
     kept.reload(); // what another tab kept, though its storage event may not have arrived yet
     const fight = kept.encounter;
     if (!fight) return this.#goneElsewhere(seen);
@@ -221,6 +223,7 @@ class EncounterTracker extends RollbookElement {
     const heading = typeof title === "function" ? title(result) : title;
     this.step = { title: heading ?? result.events[0]?.text.split("\n")[0] ?? "Done", events: result.events,
                   outcomes: result.outcomes ?? [], at: form, notKept: this.#notKept() };
+    this.leaving = leaving;
     // `alsoKeep`: what the step adds to the roll log, kept with the step, before the lock is let go
     // (an await): a reload in between kept the fight's step and lost its roll (a loaded CI run)
     alsoKeep?.(result, seed, this.step);
@@ -229,7 +232,7 @@ class EncounterTracker extends RollbookElement {
     onKept?.(result);
     const outcome = this.step.outcomes.find((o) => `act-${o.id}` === form || `edit-${o.id}` === form);
     this.said = `${this.step.title}${outcome ? `: ${outcome.text}` : ""}. ${this.#turnWords(result.encounter)}${this.step.notKept ? ` ${this.step.notKept}` : ""}`;
-    const held = this.#hold(form);
+    const held = this.#hold(form, leaving);
     this.update();
     this.showAnswer("[data-step-answer]", held);
     return { result, seed };
@@ -255,9 +258,10 @@ class EncounterTracker extends RollbookElement {
     });
   }
 
-  /** Where the part of the page that `form` names (data-anchor) is now, to keep it there. */
-  #hold(form) {
-    const at = form && this.querySelector(`[data-anchor="${form}"]`);
+  /** Where the part of the page that `form` names (data-anchor) is now, to keep it there; for a
+   *  combatant `leaving`, where its Remove is, for its answer to come there (leftView). */
+  #hold(form, leaving = null) {
+    const at = form && this.querySelector(leaving ? `li[data-id="${CSS.escape(leaving.id)}"] .rollbook-combatant__remove` : `[data-anchor="${form}"]`);
     return at ? { form, top: at.getBoundingClientRect().top } : null;
   }
 
@@ -469,6 +473,17 @@ class EncounterTracker extends RollbookElement {
       <button type="button" class="md-button" @click=${() => this.#end()}>End the encounter</button></div>`;
   }
 
+  /** A combatant just removed: the step's answer in its card's place, until the next step, brought
+   *  where its Remove was (showAnswer keeps the form it names there: #hold). Without it the answer
+   *  went with the card, and the browser, keeping what was in view in place, brought what lay above
+   *  the card under the finger (the add form's button, at 390 px). */
+  #leftView(enc) {
+    const leaving = this.leaving;
+    if (!leaving || this.step?.at !== `edit-${leaving.id}` || enc.combatants.some((c) => c.id === leaving.id)) return null;
+    return html`<li class="rollbook-combatant-left" data-anchor=${`edit-${leaving.id}`}>${
+      answerHere(this.step, this.step.outcomes.find((o) => o.id === leaving.id))}</li>`;
+  }
+
   #fightView(fight) {
     const enc = fight.current;
     const active = this.#active(enc);
@@ -478,6 +493,8 @@ class EncounterTracker extends RollbookElement {
     // was another's after the order changed (initiative rolled: Edit Goblin, open where the thumb
     // was). Drawn here, not by repeat() as lit renders: view() must know which forms it shows.
     const cards = ordered.map((c) => [c.id, combatantView(this, fight, c, c === active)]);
+    const left = this.#leftView(enc);
+    if (left) cards.splice(Math.min(this.leaving.at, cards.length), 0, [LEFT, left]);
     return html`
       <div class="rollbook-encounter__head">
         <h2 class="rollbook-encounter__now">${enc.round === 0 ? "Before the first round" : html`Round ${enc.round}${active ? html`: <span>${active.name}'s turn</span>` : nothing}`}</h2>
@@ -511,6 +528,8 @@ class EncounterTracker extends RollbookElement {
       </div>`;
   }
 }
+
+const LEFT = Symbol("a removed combatant's answer"); // its key among the cards: no combatant's id
 
 const NOT_DONE_UPDATED = "Not done: Rollbook was updated on the site while this page was open. Reload the page, then tap again; "
   + "the encounter is kept as it was before this tap.";
