@@ -193,12 +193,9 @@ def test_an_open_edit_stays_with_its_combatant_when_the_turn_order_changes(tab: 
     assert after["Troll"] < hp["Troll"] and {n: after[n] for n in ("Orc", "Goblin")} == {n: hp[n] for n in ("Orc", "Goblin")}
 
 
-def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
-    """Ending an effect takes it out of the card's list, which closes up under the finger: a quick
-    double tap's second tap landed on the next effect's End, and ended it too; so did a second
-    press of Enter on the focused End."""
-    from test_character import double_tap
-
+def an_orc_with_two_notes(tab: Visit) -> tuple[Locator, Locator, Locator]:
+    """An encounter with an Orc whose Edit is open and who has two notes, "winded" and "limping"
+    (three steps): the widget, the Orc's card and its End buttons."""
     widget = start(tab)
     form = widget.locator(".rollbook-encounter__add")
     form.get_by_label("Name", exact=True).fill("Orc")
@@ -211,7 +208,16 @@ def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
         card.get_by_label("Note", exact=True).fill(words)
         card.get_by_role("button", name="Add the effect").tap()
         steps_done(widget, n)
-    ends = card.get_by_role("list", name="End an effect of Orc").get_by_role("button")
+    return widget, card, card.get_by_role("list", name="End an effect of Orc").get_by_role("button")
+
+
+def test_end_effect_tapped_twice_ends_one_effect(tab: Visit) -> None:
+    """Ending an effect takes it out of the card's list, which closes up under the finger: a quick
+    double tap's second tap landed on the next effect's End, and ended it too; so did a second
+    press of Enter on the focused End."""
+    from test_character import double_tap
+
+    widget, card, ends = an_orc_with_two_notes(tab)
     expect(ends).to_have_count(2)
     double_tap(widget.page, ends.first)
     steps_done(widget, 4)
@@ -297,19 +303,7 @@ def test_end_effect_tapped_again_as_it_goes_ends_one_effect(tab: Visit) -> None:
     gone lands on the next effect's End. It was taken whenever the engine took long enough that it
     came more than 400 ms after the first tap (a double tap's time was counted from the first tap,
     not from the list's closing up)."""
-    widget = start(tab)
-    form = widget.locator(".rollbook-encounter__add")
-    form.get_by_label("Name", exact=True).fill("Orc")
-    form.get_by_role("button", name="Add to the encounter").tap()
-    steps_done(widget, 1)
-    card = widget.locator("li.rollbook-combatant").first
-    card.locator("summary", has_text="Edit Orc").click()
-    for n, words in enumerate(("winded", "limping"), start=2):
-        card.get_by_label("Effect", exact=True).select_option("note")
-        card.get_by_label("Note", exact=True).fill(words)
-        card.get_by_role("button", name="Add the effect").tap()
-        steps_done(widget, n)
-    ends = card.get_by_role("list", name="End an effect of Orc").get_by_role("button")
+    widget, _, ends = an_orc_with_two_notes(tab)
     second = tap_again_as_it_goes(widget.page, ends.first, "encounter end-effect", ".rollbook-combatant__effects > li")
     assert second["landedOn"].startswith("End limping"), f"the second tap should land on the next effect's End: {second}"
     steps_done(widget, 4)
